@@ -1,0 +1,5 @@
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: number,
+): string;

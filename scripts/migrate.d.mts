@@ -1,0 +1,1 @@
+export function migrateDatabase(url: string, folder?: string): Promise<void>;

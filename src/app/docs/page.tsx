@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { loadDocs } from "@/features/docs/load-docs";
+
+export const metadata: Metadata = {
+  title: "Documentation",
+  description:
+    "How to use Abacus: the calculator, currencies and rounding, receipts, the API and self-hosting.",
+};
+
+export const dynamic = "force-static";
+
+export default async function DocsPage() {
+  const { html, toc } = await loadDocs();
+  return (
+    <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[14rem_minmax(0,1fr)] lg:py-16">
+      <aside className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
+        <nav aria-label="Table of contents">
+          <p className="mb-3 text-sm font-semibold">On this page</p>
+          <ol className="grid gap-1 text-sm">
+            {toc.map((entry) => (
+              <li key={entry.id} className={entry.depth === 3 ? "pl-4" : undefined}>
+                <a
+                  href={`#${entry.id}`}
+                  className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground"
+                >
+                  {entry.text}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      </aside>
+      <article className="min-w-0 max-w-3xl">
+        <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
+        <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
+      </article>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Metadata, Viewport } from "next";
+import type * as React from "react";
+import { Providers } from "@/components/shell/providers";
+import { SiteFooter } from "@/components/shell/site-footer";
+import { SiteHeader } from "@/components/shell/site-header";
+import { inter } from "./fonts";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Abacus — exact money math for small teams", template: "%s · Abacus" },
+  description:
+    "Arbitrary-precision decimals, every ISO 4217 currency, signed receipts anyone can verify, and a private crypto workbench.",
+};
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#fcfcfd" },
+    { media: "(prefers-color-scheme: dark)", color: "#15171c" },
+  ],
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    // next-themes sets the class before first paint; the attribute differs from the server's.
+    <html lang="en" className={inter.variable} suppressHydrationWarning>
+      <body className="flex min-h-dvh flex-col font-sans">
+        <Providers>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-background focus:px-4 focus:py-2 focus:shadow"
+          >
+            Skip to content
+          </a>
+          <SiteHeader />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <SiteFooter />
+        </Providers>
+      </body>
+    </html>
+  );
+}

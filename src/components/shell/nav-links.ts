@@ -1,0 +1,6 @@
+export const navLinks = [
+  { href: "/calculator", label: "Calculator" },
+  { href: "/pricing", label: "Pricing" },
+  { href: "/docs", label: "Docs" },
+  { href: "/contact", label: "Contact" },
+] as const;

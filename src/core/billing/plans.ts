@@ -1,0 +1,105 @@
+import Decimal from "decimal.js";
+
+/**
+ * The plans, defined once. Prices are US dollars as decimal strings (never binary floats); a
+ * yearly subscription costs ten months. Limits are per organization; `null` means unlimited.
+ */
+export type PlanId = "free" | "pro" | "team";
+export type BillingInterval = "monthly" | "yearly";
+
+export type PlanLimits = {
+  apiCallsPerMonth: number;
+  savedCalculations: number | null;
+  members: number | null;
+};
+
+export type Plan = {
+  id: PlanId;
+  name: string;
+  tagline: string;
+  monthlyUsd: string;
+  limits: PlanLimits;
+  highlights: string[];
+};
+
+export const YEARLY_MONTHS = 10;
+
+export const plans: readonly Plan[] = [
+  {
+    id: "free",
+    name: "Free",
+    tagline: "For trying Abacus on your own numbers.",
+    monthlyUsd: "0",
+    limits: { apiCallsPerMonth: 1_000, savedCalculations: 100, members: 1 },
+    highlights: [
+      "Decimal, currency and crypto calculator",
+      "1,000 API calls a month",
+      "100 saved calculations",
+    ],
+  },
+  {
+    id: "pro",
+    name: "Pro",
+    tagline: "For freelancers and small shops who bill in several currencies.",
+    monthlyUsd: "12",
+    limits: { apiCallsPerMonth: 50_000, savedCalculations: 10_000, members: 5 },
+    highlights: ["50,000 API calls a month", "10,000 saved calculations", "Up to 5 members", "CSV export"],
+  },
+  {
+    id: "team",
+    name: "Team",
+    tagline: "For finance and ops teams who need every cent to reconcile.",
+    monthlyUsd: "39",
+    limits: { apiCallsPerMonth: 500_000, savedCalculations: null, members: null },
+    highlights: [
+      "500,000 API calls a month",
+      "Unlimited saved calculations",
+      "Unlimited members",
+      "Priority support",
+    ],
+  },
+];
+
+export type FeatureRow = { label: string; values: Record<PlanId, string | boolean> };
+
+const formatLimit = (value: number | null) => (value === null ? "Unlimited" : value.toLocaleString("en-US"));
+
+export const featureTable: readonly FeatureRow[] = [
+  {
+    label: "API calls per month",
+    values: Object.fromEntries(plans.map((p) => [p.id, formatLimit(p.limits.apiCallsPerMonth)])) as Record<
+      PlanId,
+      string
+    >,
+  },
+  {
+    label: "Saved calculations",
+    values: Object.fromEntries(plans.map((p) => [p.id, formatLimit(p.limits.savedCalculations)])) as Record<
+      PlanId,
+      string
+    >,
+  },
+  {
+    label: "Organization members",
+    values: Object.fromEntries(plans.map((p) => [p.id, formatLimit(p.limits.members)])) as Record<
+      PlanId,
+      string
+    >,
+  },
+  { label: "Precision up to 1,000 digits", values: { free: true, pro: true, team: true } },
+  { label: "Every ISO 4217 currency", values: { free: true, pro: true, team: true } },
+  { label: "Crypto workbench (in your browser)", values: { free: true, pro: true, team: true } },
+  { label: "Signed, verifiable receipts", values: { free: false, pro: true, team: true } },
+  { label: "CSV export of history", values: { free: false, pro: true, team: true } },
+  { label: "Priority support", values: { free: false, pro: false, team: true } },
+];
+
+export function getPlan(id: string): Plan | undefined {
+  return plans.find((plan) => plan.id === id);
+}
+
+/** The USD price of a plan for one billing interval, as an exact decimal string. */
+export function planPriceUsd(plan: Plan, interval: BillingInterval): string {
+  const monthly = new Decimal(plan.monthlyUsd);
+  return (interval === "yearly" ? monthly.times(YEARLY_MONTHS) : monthly).toFixed(2);
+}

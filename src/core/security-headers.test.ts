@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers";
+
+describe("security headers", () => {
+  it("never allows eval in production, and forbids framing", () => {
+    const csp = contentSecurityPolicy(false);
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+  });
+
+  it("allows eval only in development", () => {
+    expect(contentSecurityPolicy(true)).toContain("'unsafe-eval'");
+  });
+
+  it("sends nosniff, a referrer policy and a permissions policy", () => {
+    const names = securityHeaders(false).map((header) => header.key);
+    expect(names).toEqual(
+      expect.arrayContaining(["X-Content-Type-Options", "Referrer-Policy", "Permissions-Policy"]),
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import "server-only";
+import type { Db } from "@/server/db/client";
+import { contactMessages } from "@/server/db/schema";
+import { consumeRateLimit } from "@/server/rate-limit";
+import { type ContactField, type ContactResult, contactSchema } from "./schema";
+
+export const CONTACT_WINDOW_SECONDS = 60 * 60;
+
+/**
+ * Validates and stores a contact message. The rate-limit check and the insert share one
+ * transaction, so a refused or failed message leaves nothing behind and does not count.
+ */
+export async function submitContactMessage(
+  db: Db,
+  raw: unknown,
+  options: { subject: string; limitPerHour: number },
+): Promise<ContactResult> {
+  const parsed = contactSchema.safeParse(raw);
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<ContactField, string>> = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as ContactField | undefined;
+      if (field && field in { name: 1, email: 1, topic: 1, message: 1 } && !fieldErrors[field]) {
+        fieldErrors[field] = issue.message;
+      }
+    }
+    return { ok: false, error: "Please correct the highlighted fields.", fieldErrors };
+  }
+  const { website, ...message } = parsed.data;
+  if (website.trim() !== "") {
+    // A bot filled in the hidden field: answer as if it worked, store nothing.
+    return { ok: true };
+  }
+  return db.transaction(async (tx) => {
+    const decision = await consumeRateLimit(
+      tx,
+      { bucket: "contact", limit: options.limitPerHour, windowSeconds: CONTACT_WINDOW_SECONDS },
+      options.subject,
+    );
+    if (!decision.allowed) {
+      const minutes = Math.ceil(decision.retryAfterSeconds / 60);
+      return {
+        ok: false as const,
+        error: `You have sent ${options.limitPerHour} messages in the last hour. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      };
+    }
+    await tx.insert(contactMessages).values(message);
+    return { ok: true as const };
+  });
+}

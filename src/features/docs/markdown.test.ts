@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdown } from "./markdown";
+
+describe("renderMarkdown", () => {
+  it("anchors headings and builds a table of contents from h2 and h3", async () => {
+    const { html, toc } = await renderMarkdown(
+      "## Getting started\n\nText.\n\n### Run it `locally`\n\n#### Deep\n",
+    );
+    expect(html).toContain('<h2 id="getting-started">Getting started</h2>');
+    expect(html).toContain('<h3 id="run-it-locally">');
+    expect(toc).toEqual([
+      { id: "getting-started", text: "Getting started", depth: 2 },
+      { id: "run-it-locally", text: "Run it locally", depth: 3 },
+    ]);
+  });
+
+  it("renders GFM tables and drops raw HTML", async () => {
+    const { html } = await renderMarkdown("| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n");
+    expect(html).toContain("<table>");
+    expect(html).not.toContain("<script>");
+  });
+
+  it("gives repeated headings distinct ids", async () => {
+    const { toc } = await renderMarkdown("## Limits\n\n## Limits\n");
+    expect(toc.map((entry) => entry.id)).toEqual(["limits", "limits-1"]);
+  });
+});

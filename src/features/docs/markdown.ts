@@ -1,0 +1,52 @@
+import type { Element, Root } from "hast";
+import rehypeSlug from "rehype-slug";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+
+export type TocEntry = { id: string; text: string; depth: 2 | 3 };
+export type RenderedDoc = { html: string; toc: TocEntry[] };
+
+function textOf(node: Element | Root): string {
+  let out = "";
+  for (const child of node.children) {
+    if (child.type === "text") out += child.value;
+    else if (child.type === "element") out += textOf(child);
+  }
+  return out;
+}
+
+/** Collects h2/h3 headings (after rehype-slug gave them ids) into a table of contents. */
+function collectToc(toc: TocEntry[]) {
+  return () => (tree: Root) => {
+    const visit = (node: Root | Element) => {
+      for (const child of node.children) {
+        if (child.type !== "element") continue;
+        if ((child.tagName === "h2" || child.tagName === "h3") && typeof child.properties.id === "string") {
+          toc.push({ id: child.properties.id, text: textOf(child), depth: child.tagName === "h2" ? 2 : 3 });
+        }
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
+
+/**
+ * Markdown (GitHub flavoured) to HTML with anchored headings. Raw HTML in the source is dropped
+ * (remark-rehype's default), so the output is safe to inject.
+ */
+export async function renderMarkdown(source: string): Promise<RenderedDoc> {
+  const toc: TocEntry[] = [];
+  const file = await unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkRehype)
+    .use(rehypeSlug)
+    .use(collectToc(toc))
+    .use(rehypeStringify)
+    .process(source);
+  return { html: String(file), toc };
+}

@@ -1,0 +1,26 @@
+import "server-only";
+import { createHmac } from "node:crypto";
+import { headers } from "next/headers";
+import { getSecrets } from "./secrets";
+
+/**
+ * The client's address as `server.mjs` determined it (from the socket, or from the trusted part of
+ * X-Forwarded-For when TRUST_PROXY is set). server.mjs overwrites any X-Forwarded-For the client
+ * sent, so the value here cannot be chosen by the client.
+ */
+export async function clientAddress(): Promise<string> {
+  const forwarded = (await headers()).get("x-forwarded-for") ?? "";
+  return forwarded.split(",")[0]?.trim() || "unknown";
+}
+
+/** A keyed hash of the client's address, so rate limits never store the address itself. */
+export function hashClient(address: string): string {
+  return createHmac("sha256", getSecrets().authSecret)
+    .update(`client:${address}`)
+    .digest("base64url")
+    .slice(0, 32);
+}
+
+export async function clientSubject(): Promise<string> {
+  return hashClient(await clientAddress());
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * The one place that reads `process.env`. Parsed once, on first use: `instrumentation.ts` calls
+ * `getEnv()` when the server starts, so a bad value stops it with a message naming each wrong
+ * variable. (It is not parsed at import time because `next build` imports route modules without
+ * a database to point at.)
+ */
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true" || value === "yes");
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z
+      .string({ error: "is required (start the app with `npm start`, which provides one)" })
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"),
+    DATABASE_MODE: z.enum(["embedded", "external"]).default("external"),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    ABACUS_DATA_DIR: z.string().optional(),
+    APP_URL: z.url({ error: "must be an absolute URL such as https://abacus.example.com" }).optional(),
+    TRUST_PROXY: z.coerce
+      .number({ error: "must be the number of reverse proxies in front of the app (0 for none)" })
+      .int()
+      .min(0)
+      .max(10)
+      .default(0),
+    CONTACT_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+    AUTH_SECRET: z
+      .string()
+      .min(32, "must be at least 32 characters (try `openssl rand -base64 32`)")
+      .optional(),
+    VERCEL: bool,
+  })
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === "production" && value.DATABASE_MODE === "external" && !value.AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "is required when DATABASE_URL points at your own PostgreSQL server",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  - ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

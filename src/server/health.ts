@@ -1,0 +1,25 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb } from "./db/client";
+import { getEnv } from "./env";
+
+export type Health =
+  | { status: "ok"; database: "embedded" | "external" }
+  | { status: "error"; database: "embedded" | "external"; message: string };
+
+export async function checkHealth(timeoutMs = 3000): Promise<Health> {
+  const database = getEnv().DATABASE_MODE;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("database did not answer in time")), timeoutMs);
+    });
+    const rows = await Promise.race([getDb().execute(sql`select 1 as ok`), timeout]);
+    if (rows[0]?.ok !== 1) throw new Error("unexpected answer from the database");
+    return { status: "ok", database };
+  } catch (error) {
+    return { status: "error", database, message: error instanceof Error ? error.message : "unknown error" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
