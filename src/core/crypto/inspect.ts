@@ -1,0 +1,158 @@
+import { type Asn1Tree, asn1Tree, type DerNode, parseDer } from "./asn1";
+import { findDhGroup } from "./dh-groups";
+import { bitLength } from "./encoding";
+import { type CryptoErrorCode, CryptoInputError } from "./errors";
+import { type DerFormat, detectFormat, type KeyInput, readInput } from "./keyio";
+import {
+  decodeDsaTraditional,
+  decodePkcs8,
+  decodeRsaPrivatePkcs1,
+  decodeRsaPublicPkcs1,
+  decodeSec1,
+  decodeSpki,
+  KEY_KIND_NAMES,
+  type KeyKind,
+  keyBits,
+  type PrivateKeyData,
+  type PublicKeyData,
+} from "./keys";
+import { oidName } from "./oids";
+import { decryptPkcs8, describeEncryptedPkcs8, type EncryptionInfo } from "./pkcs8-encryption";
+import { type CertificateInfo, parseCertificate } from "./x509";
+
+export interface KeySummary {
+  kind: KeyKind;
+  /** "RSA", "EC", "Ed25519", "X25519", "DSA", "DH". */
+  type: string;
+  isPrivate: boolean;
+  bits: number;
+  rsa?: { modulusBits: number; publicExponent: string; pss: boolean };
+  ec?: { curve: string };
+  dsa?: { pBits: number; qBits: number };
+  dh?: { pBits: number; qBits?: number; group?: string; encoding: "PKCS#3" | "X9.42" };
+}
+
+export interface Inspection {
+  label?: string;
+  format: DerFormat;
+  byteLength: number;
+  key?: KeySummary;
+  encryption?: EncryptionInfo;
+  certificate?: CertificateInfo;
+  asn1?: Asn1Tree;
+  /** Set when this block could be read as ASN.1 but not as the format its label names. */
+  error?: { code: CryptoErrorCode; message: string };
+}
+
+export function summarizeKey(k: PrivateKeyData | PublicKeyData): KeySummary {
+  const isPrivate = "d" in k || "x" in k || "seed" in k || "secret" in k;
+  const base = { kind: k.kind, type: KEY_KIND_NAMES[k.kind], isPrivate, bits: keyBits(k) };
+  switch (k.kind) {
+    case "rsa":
+      return {
+        ...base,
+        rsa: { modulusBits: bitLength(k.n), publicExponent: k.e.toString(), pss: k.pss === true },
+      };
+    case "ec":
+      return { ...base, ec: { curve: k.curve } };
+    case "dsa":
+      return { ...base, dsa: { pBits: bitLength(k.params.p), qBits: bitLength(k.params.q) } };
+    case "dh": {
+      const group = findDhGroup(k.params.p, k.params.g);
+      const dh: NonNullable<KeySummary["dh"]> = {
+        pBits: bitLength(k.params.p),
+        encoding: k.params.encoding === "x942" ? "X9.42" : "PKCS#3",
+      };
+      if (k.params.q !== undefined) dh.qBits = bitLength(k.params.q);
+      if (group) dh.group = group;
+      return { ...base, dh };
+    }
+    default:
+      return base;
+  }
+}
+
+function keyFromFormat(
+  format: DerFormat,
+  root: DerNode,
+  der: Uint8Array,
+): PrivateKeyData | PublicKeyData | undefined {
+  switch (format) {
+    case "PKCS#8":
+      return decodePkcs8(root);
+    case "SPKI":
+      return decodeSpki(root);
+    case "PKCS#1 private":
+      return decodeRsaPrivatePkcs1(root);
+    case "PKCS#1 public":
+      return decodeRsaPublicPkcs1(der);
+    case "SEC1":
+      return decodeSec1(der);
+    case "DSA private (OpenSSL traditional)":
+      return decodeDsaTraditional(der);
+    default:
+      return undefined;
+  }
+}
+
+export interface InspectOptions {
+  /** Decrypts encrypted PKCS#8 to show its key. */
+  passphrase?: string;
+  /** Include the ASN.1 tree (default true). */
+  tree?: boolean;
+  maxNodes?: number;
+  maxDepth?: number;
+}
+
+/** Maximum input accepted by the inspector (DER bytes per block). */
+export const INSPECT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Inspects PEM text (every block), or DER given as bytes, base64 or hex: the format, key parameters,
+ * certificate fields, and an ASN.1 tree. Errors in one block are reported in that block's `error`.
+ */
+export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promise<Inspection[]> {
+  const out: Inspection[] = [];
+  for (const block of readInput(input)) {
+    if (block.der.length > INSPECT_MAX_BYTES) {
+      throw new CryptoInputError("INPUT_TOO_LARGE", `Input too large: more than ${INSPECT_MAX_BYTES} bytes`);
+    }
+    const result: Inspection = { format: "unknown", byteLength: block.der.length };
+    if (block.label) result.label = block.label;
+    let root: DerNode;
+    try {
+      root = parseDer(block.der, { allowTrailing: true });
+    } catch (e) {
+      if (!(e instanceof CryptoInputError)) throw e;
+      result.error = { code: e.code, message: e.message };
+      out.push(result);
+      continue;
+    }
+    result.format = detectFormat(root, block.label);
+    if (opts.tree !== false) {
+      result.asn1 = asn1Tree(block.der, {
+        oidName,
+        ...(opts.maxNodes ? { maxNodes: opts.maxNodes } : {}),
+        ...(opts.maxDepth ? { maxDepth: opts.maxDepth } : {}),
+      });
+    }
+    try {
+      if (result.format === "X.509 certificate") {
+        result.certificate = await parseCertificate(block.der);
+        result.key = summarizeKey(result.certificate.publicKey.key);
+      } else if (result.format === "Encrypted PKCS#8") {
+        result.encryption = describeEncryptedPkcs8(block.der);
+        if (opts.passphrase)
+          result.key = summarizeKey(decodePkcs8(await decryptPkcs8(block.der, opts.passphrase)));
+      } else {
+        const key = keyFromFormat(result.format, root, block.der);
+        if (key) result.key = summarizeKey(key);
+      }
+    } catch (e) {
+      if (!(e instanceof CryptoInputError)) throw e;
+      result.error = { code: e.code, message: e.message };
+    }
+    out.push(result);
+  }
+  return out;
+}
