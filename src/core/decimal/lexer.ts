@@ -1,0 +1,181 @@
+/**
+ * Lexer: turns source text into tokens with their 0-based offsets.
+ *
+ * - numbers: `123`, `1_000.50`, `.5`, `5.`, `1e-7`, `2.5E+3` (`_` only between digits);
+ * - identifiers: letters, digits and `_`, not starting with a digit (`pi`, `rate`, `USD`, `log10`);
+ * - operators `+ - * / ^ %`, and the typographic `× ÷ −` as `* / -`; `π` reads as `pi`;
+ * - `( ) , =`; statement separators `;` and newlines (a newline inside parentheses is a blank).
+ */
+import { EngineError, where } from "./errors";
+
+export type TokenType = "number" | "ident" | "op" | "(" | ")" | "," | "=" | "sep" | "eof";
+
+export interface Token {
+  readonly type: TokenType;
+  /** The token's text; for numbers without `_`; for typographic operators the ASCII operator. */
+  readonly text: string;
+  /** 0-based offset of the first character. */
+  readonly start: number;
+  /** 0-based offset after the last character. */
+  readonly end: number;
+}
+
+/** Largest absolute exponent written in a literal (the evaluator enforces the tighter value range). */
+const MAX_LITERAL_EXPONENT_DIGITS = 9;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || isDigit(c);
+}
+
+/** Shows a character or token in a message: printable as is, anything else as U+XXXX. */
+export function show(text: string): string {
+  const t = text.length > 20 ? `${text.slice(0, 20)}…` : text;
+  return /^[\x21-\x7e\u00a0-\uffff]+$/.test(t) && !/[\ud800-\udfff]/.test(t)
+    ? `'${t}'`
+    : `U+${(text.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+export function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  const n = source.length;
+  let depth = 0;
+  let i = 0;
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    // blanks
+    if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0x2009 || c === 0x202f) {
+      i++;
+      continue;
+    }
+    if (c === 10) {
+      if (depth === 0) tokens.push({ type: "sep", text: "\n", start: i, end: i + 1 });
+      i++;
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
+      i = lexNumber(source, i, tokens);
+      continue;
+    }
+    if (isIdentStart(c)) {
+      const start = i;
+      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+      tokens.push({ type: "ident", text: source.slice(start, i), start, end: i });
+      continue;
+    }
+    const start = i;
+    i++;
+    switch (c) {
+      case 43: // +
+      case 45: // -
+      case 42: // *
+      case 47: // /
+      case 94: // ^
+      case 37: // %
+        tokens.push({ type: "op", text: source[start] as string, start, end: i });
+        break;
+      case 0xd7: // ×
+      case 0x22c5: // ⋅
+        tokens.push({ type: "op", text: "*", start, end: i });
+        break;
+      case 0xf7: // ÷
+        tokens.push({ type: "op", text: "/", start, end: i });
+        break;
+      case 0x2212: // − minus sign
+        tokens.push({ type: "op", text: "-", start, end: i });
+        break;
+      case 0x3c0: // π
+        tokens.push({ type: "ident", text: "pi", start, end: i });
+        break;
+      case 40:
+        depth++;
+        tokens.push({ type: "(", text: "(", start, end: i });
+        break;
+      case 41:
+        if (depth > 0) depth--;
+        tokens.push({ type: ")", text: ")", start, end: i });
+        break;
+      case 44:
+        tokens.push({ type: ",", text: ",", start, end: i });
+        break;
+      case 61:
+        tokens.push({ type: "=", text: "=", start, end: i });
+        break;
+      case 59:
+        tokens.push({ type: "sep", text: ";", start, end: i });
+        break;
+      default: {
+        const cp = source.codePointAt(start) ?? c;
+        const ch = String.fromCodePoint(cp);
+        throw new EngineError(
+          "syntax",
+          `Unexpected character ${show(ch)} ${where(source, start)}`,
+          start,
+          ch.length,
+        );
+      }
+    }
+  }
+  tokens.push({ type: "eof", text: "", start: n, end: n });
+  return tokens;
+}
+
+function lexNumber(source: string, start: number, tokens: Token[]): number {
+  const n = source.length;
+  let i = start;
+  let text = "";
+  let segStart = i;
+  let hasUnderscore = false;
+  const digits = () => {
+    while (i < n) {
+      const c = source.charCodeAt(i);
+      if (isDigit(c)) i++;
+      else if (c === 95 && isDigit(source.charCodeAt(i - 1)) && isDigit(source.charCodeAt(i + 1))) {
+        hasUnderscore = true;
+        i++;
+      } else break;
+    }
+  };
+  digits();
+  if (source.charCodeAt(i) === 46) {
+    i++;
+    digits();
+  }
+  const c = source.charCodeAt(i);
+  if (c === 101 || c === 69) {
+    // exponent only when digits follow (optionally after a sign); otherwise `e` is left for the parser
+    let j = i + 1;
+    const s = source.charCodeAt(j);
+    if (s === 43 || s === 45) j++;
+    if (isDigit(source.charCodeAt(j))) {
+      const expStart = j;
+      while (j < n && isDigit(source.charCodeAt(j))) j++;
+      const expDigits = source.slice(expStart, j).replace(/^0+(?=\d)/, "");
+      if (expDigits.length > MAX_LITERAL_EXPONENT_DIGITS) {
+        throw new EngineError("overflow", `Number is out of range ${where(source, start)}`, start, j - start);
+      }
+      i = j;
+    }
+  }
+  text = source.slice(segStart, i);
+  if (hasUnderscore) text = text.replace(/_/g, "");
+  const next = source.charCodeAt(i);
+  if (next === 95 || next === 46) {
+    throw new EngineError(
+      "syntax",
+      `Unexpected ${show(source[i] as string)} in a number ${where(source, i)}`,
+      i,
+      1,
+    );
+  }
+  segStart = start;
+  tokens.push({ type: "number", text, start, end: i });
+  return i;
+}

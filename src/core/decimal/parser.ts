@@ -1,0 +1,420 @@
+/**
+ * Parser (Pratt / precedence climbing) from tokens to an AST.
+ *
+ * Grammar, loosest first:
+ *   program    := statement ((";" | newline) statement)*
+ *   statement  := name "=" conversion | conversion | (empty)
+ *   conversion := sum (("in" | "to") CODE)*                      120 USD + 45 EUR in JPY
+ *   sum        := sum ("+" | "-") product | product              left-associative
+ *   product    := product ("*" | "/" | "%") unary | unary        % between operands is the remainder
+ *   unary      := ("-" | "+") unary | money                      -2^2 = -(2^2) = -4
+ *   money      := power CODE?                                    12.50 USD, (2 + 3) eur
+ *   power      := postfix ("^" unary)?                           right-associative: 2^3^2 = 2^9
+ *   postfix    := primary "%"*                                   12% = 0.12
+ *   primary    := number | name | name "(" args ")" | "(" conversion ")"
+ *
+ * A `%` is the percent suffix when nothing that can start an operand follows it (`12%`, `12% * 3`,
+ * `(1+2)%`), or when it is written right after a number and a sign follows (`50% - 10%`); otherwise it is
+ * the remainder operator (`10 % 3`, `10%3`). Names are case-sensitive; currency codes are not.
+ */
+import { getCurrency } from "../money/currencies";
+import { EngineError, where } from "./errors";
+import { show, type Token, tokenize } from "./lexer";
+import { LIMITS } from "./limits";
+
+export type BinaryOp = "+" | "-" | "*" | "/" | "^" | "%";
+
+export type Node =
+  | { readonly kind: "num"; readonly text: string; readonly pos: number; readonly len: number }
+  | { readonly kind: "percent"; readonly operand: Node; readonly pos: number; readonly len: number }
+  | { readonly kind: "var"; readonly name: string; readonly pos: number; readonly len: number }
+  | {
+      readonly kind: "unary";
+      readonly op: "-" | "+";
+      readonly operand: Node;
+      readonly pos: number;
+      readonly len: number;
+    }
+  | {
+      readonly kind: "binary";
+      readonly op: BinaryOp;
+      readonly left: Node;
+      readonly right: Node;
+      readonly pos: number;
+      readonly len: number;
+    }
+  | {
+      readonly kind: "call";
+      readonly name: string;
+      readonly args: readonly Node[];
+      readonly pos: number;
+      readonly len: number;
+    }
+  | {
+      readonly kind: "money";
+      readonly amount: Node;
+      readonly currency: string;
+      readonly pos: number;
+      readonly len: number;
+    }
+  | {
+      readonly kind: "convert";
+      readonly operand: Node;
+      readonly currency: string;
+      readonly pos: number;
+      readonly len: number;
+    };
+
+export type Statement =
+  | {
+      readonly kind: "assign";
+      readonly name: string;
+      readonly expr: Node;
+      readonly pos: number;
+      readonly len: number;
+    }
+  | { readonly kind: "expr"; readonly expr: Node };
+
+export const FUNCTIONS: Readonly<Record<string, { readonly min: number; readonly max: number }>> = {
+  abs: { min: 1, max: 1 },
+  sqrt: { min: 1, max: 1 },
+  cbrt: { min: 1, max: 1 },
+  exp: { min: 1, max: 1 },
+  ln: { min: 1, max: 1 },
+  log10: { min: 1, max: 1 },
+  log2: { min: 1, max: 1 },
+  log: { min: 1, max: 2 },
+  pow: { min: 2, max: 2 },
+  round: { min: 1, max: 2 },
+  floor: { min: 1, max: 1 },
+  ceil: { min: 1, max: 1 },
+  trunc: { min: 1, max: 1 },
+  min: { min: 1, max: LIMITS.maxArgs },
+  max: { min: 1, max: LIMITS.maxArgs },
+  sin: { min: 1, max: 1 },
+  cos: { min: 1, max: 1 },
+  tan: { min: 1, max: 1 },
+  asin: { min: 1, max: 1 },
+  acos: { min: 1, max: 1 },
+  atan: { min: 1, max: 1 },
+  atan2: { min: 2, max: 2 },
+  sinh: { min: 1, max: 1 },
+  cosh: { min: 1, max: 1 },
+  tanh: { min: 1, max: 1 },
+  asinh: { min: 1, max: 1 },
+  acosh: { min: 1, max: 1 },
+  atanh: { min: 1, max: 1 },
+};
+
+export const CONSTANTS: readonly string[] = ["pi", "e"];
+const KEYWORDS = new Set(["in", "to"]);
+
+const BP_SUM = 10;
+const BP_PRODUCT = 20;
+const BP_UNARY = 30;
+const BP_MONEY = 35;
+const BP_POWER = 40;
+const BP_PERCENT = 45;
+
+function isKeyword(t: Token): boolean {
+  return t.type === "ident" && KEYWORDS.has(t.text.toLowerCase());
+}
+
+function canStartOperand(t: Token): boolean {
+  return (
+    t.type === "number" ||
+    t.type === "(" ||
+    (t.type === "ident" && !isKeyword(t)) ||
+    (t.type === "op" && (t.text === "-" || t.text === "+"))
+  );
+}
+
+class Parser {
+  private i = 0;
+  private depth = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly tokens: readonly Token[],
+  ) {}
+
+  private peek(k = 0): Token {
+    return this.tokens[Math.min(this.i + k, this.tokens.length - 1)] as Token;
+  }
+
+  private next(): Token {
+    const t = this.peek();
+    if (this.i < this.tokens.length - 1) this.i++;
+    return t;
+  }
+
+  private unexpected(t: Token): EngineError {
+    if (t.type === "eof") return new EngineError("syntax", "Unexpected end of input", t.start, 1);
+    if (t.type === "sep") {
+      return new EngineError(
+        "syntax",
+        `Unexpected ${t.text === ";" ? "';'" : "end of line"} ${where(this.source, t.start)}`,
+        t.start,
+      );
+    }
+    return new EngineError(
+      "syntax",
+      `Unexpected ${show(t.text)} ${where(this.source, t.start)}`,
+      t.start,
+      t.end - t.start,
+    );
+  }
+
+  private expect(type: Token["type"], what: string): Token {
+    const t = this.peek();
+    if (t.type !== type) {
+      throw new EngineError(
+        "syntax",
+        `Expected ${what} ${where(this.source, t.start)}`,
+        t.start,
+        Math.max(1, t.end - t.start),
+      );
+    }
+    return this.next();
+  }
+
+  program(): Statement[] {
+    const statements: Statement[] = [];
+    for (;;) {
+      const t = this.peek();
+      if (t.type === "eof") break;
+      if (t.type === "sep") {
+        this.next();
+        continue;
+      }
+      if (statements.length >= LIMITS.maxStatements) {
+        throw new EngineError("limit", `Too many statements (at most ${LIMITS.maxStatements})`, t.start);
+      }
+      statements.push(this.statement());
+      const after = this.peek();
+      if (after.type !== "sep" && after.type !== "eof") throw this.unexpected(after);
+    }
+    return statements;
+  }
+
+  private statement(): Statement {
+    const t = this.peek();
+    if (t.type === "ident" && this.peek(1).type === "=") {
+      this.next();
+      this.next();
+      const name = t.text;
+      const span = t.end - t.start;
+      if (CONSTANTS.includes(name)) {
+        throw new EngineError(
+          "syntax",
+          `Cannot assign to the constant ${name} ${where(this.source, t.start)}`,
+          t.start,
+          span,
+        );
+      }
+      if (name === "ans")
+        throw new EngineError("syntax", `Cannot assign to ans ${where(this.source, t.start)}`, t.start, span);
+      if (isKeyword(t)) throw this.unexpected(t);
+      if (Object.hasOwn(FUNCTIONS, name)) {
+        throw new EngineError(
+          "syntax",
+          `Cannot assign to ${name}: it is a function ${where(this.source, t.start)}`,
+          t.start,
+          span,
+        );
+      }
+      const expr = this.conversion();
+      return { kind: "assign", name, expr, pos: t.start, len: span };
+    }
+    return { kind: "expr", expr: this.conversion() };
+  }
+
+  private conversion(): Node {
+    let node = this.expr(0);
+    let chained = 0;
+    while (isKeyword(this.peek())) {
+      const kw = this.next();
+      this.enter(kw);
+      chained++;
+      const code = this.peek();
+      if (code.type !== "ident" || isKeyword(code)) {
+        throw new EngineError(
+          "syntax",
+          `Expected a currency code after '${kw.text}' ${where(this.source, code.start)}`,
+          code.start,
+          Math.max(1, code.end - code.start),
+        );
+      }
+      this.next();
+      node = {
+        kind: "convert",
+        operand: node,
+        currency: this.currency(code),
+        pos: kw.start,
+        len: code.end - kw.start,
+      };
+    }
+    this.depth -= chained;
+    return node;
+  }
+
+  private currency(t: Token): string {
+    const c = t.text.length === 3 ? getCurrency(t.text) : undefined;
+    if (!c) {
+      throw new EngineError(
+        "unknown_currency",
+        `Unknown currency ${t.text.toUpperCase()}`,
+        t.start,
+        t.end - t.start,
+      );
+    }
+    return c.code;
+  }
+
+  private enter(t: Token): void {
+    if (++this.depth > LIMITS.maxDepth) {
+      throw new EngineError(
+        "limit",
+        `Expression is nested too deeply (more than ${LIMITS.maxDepth} levels)`,
+        t.start,
+      );
+    }
+  }
+
+  private expr(minBp: number): Node {
+    this.enter(this.peek());
+    let postfix = 0; // percent and currency suffixes nest too: count them towards the depth
+    let left = this.nud();
+    for (;;) {
+      const t = this.peek();
+      if (t.type === "op") {
+        const op = t.text as BinaryOp;
+        if (op === "%" && this.isPercent(t)) {
+          if (BP_PERCENT <= minBp) break;
+          this.next();
+          this.enter(t);
+          postfix++;
+          left = { kind: "percent", operand: left, pos: t.start, len: 1 };
+          continue;
+        }
+        const bp = op === "+" || op === "-" ? BP_SUM : op === "^" ? BP_POWER : BP_PRODUCT;
+        if (bp <= minBp) break;
+        this.next();
+        const right = this.expr(op === "^" ? BP_POWER - 1 : bp);
+        left = { kind: "binary", op, left, right, pos: t.start, len: 1 };
+        continue;
+      }
+      if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(") {
+        if (t.text.length !== 3 || !/^[A-Za-z]{3}$/.test(t.text)) throw this.unexpected(t);
+        if (BP_MONEY <= minBp) break;
+        this.next();
+        this.enter(t);
+        postfix++;
+        left = {
+          kind: "money",
+          amount: left,
+          currency: this.currency(t),
+          pos: t.start,
+          len: t.end - t.start,
+        };
+        continue;
+      }
+      if (t.type === "number" || t.type === "(" || (t.type === "ident" && !isKeyword(t)))
+        throw this.unexpected(t);
+      break;
+    }
+    this.depth -= 1 + postfix;
+    return left;
+  }
+
+  private isPercent(t: Token): boolean {
+    const after = this.peek(1);
+    if (!canStartOperand(after)) return true;
+    const before = this.tokens[this.i - 1];
+    return (
+      before !== undefined &&
+      before.type === "number" &&
+      before.end === t.start &&
+      after.type === "op" &&
+      (after.text === "-" || after.text === "+")
+    );
+  }
+
+  private nud(): Node {
+    const t = this.next();
+    switch (t.type) {
+      case "number":
+        return { kind: "num", text: t.text, pos: t.start, len: t.end - t.start };
+      case "ident": {
+        if (isKeyword(t)) throw this.unexpected(t);
+        if (this.peek().type === "(") {
+          this.next();
+          const args: Node[] = [];
+          if (this.peek().type !== ")") {
+            for (;;) {
+              if (args.length >= LIMITS.maxArgs) {
+                throw new EngineError(
+                  "limit",
+                  `Too many arguments (at most ${LIMITS.maxArgs})`,
+                  this.peek().start,
+                );
+              }
+              args.push(this.conversion());
+              if (this.peek().type === ",") {
+                this.next();
+                continue;
+              }
+              break;
+            }
+          }
+          const close = this.peek();
+          if (close.type !== ")") {
+            throw new EngineError(
+              "syntax",
+              `Expected ',' or ')' ${where(this.source, close.start)}`,
+              close.start,
+              Math.max(1, close.end - close.start),
+            );
+          }
+          this.next();
+          return { kind: "call", name: t.text, args, pos: t.start, len: t.end - t.start };
+        }
+        if (Object.hasOwn(FUNCTIONS, t.text)) {
+          const n = this.peek();
+          throw new EngineError(
+            "syntax",
+            `Expected '(' after ${t.text} ${where(this.source, n.start)}`,
+            n.start,
+            Math.max(1, n.end - n.start),
+          );
+        }
+        return { kind: "var", name: t.text, pos: t.start, len: t.end - t.start };
+      }
+      case "(": {
+        const inner = this.conversion();
+        this.expect(")", "')'");
+        return inner;
+      }
+      case "op":
+        if (t.text === "-" || t.text === "+") {
+          const operand = this.expr(BP_UNARY);
+          return { kind: "unary", op: t.text, operand, pos: t.start, len: 1 };
+        }
+        throw this.unexpected(t);
+      default:
+        throw this.unexpected(t);
+    }
+  }
+}
+
+/** Parses a program; throws EngineError on a syntax error. */
+export function parse(source: string): Statement[] {
+  if (source.length > LIMITS.maxLength) {
+    throw new EngineError(
+      "limit",
+      `Expression is too long (at most ${LIMITS.maxLength} characters)`,
+      LIMITS.maxLength,
+    );
+  }
+  return new Parser(source, tokenize(source)).program();
+}
