@@ -108,10 +108,20 @@ function ipString(b: Uint8Array): string {
   if (b.length === 16) {
     const groups: string[] = [];
     for (let i = 0; i < 16; i += 2) groups.push((((b[i] ?? 0) << 8) | (b[i + 1] ?? 0)).toString(16));
-    return groups
-      .join(":")
-      .replace(/\b(?:0:){2,}/, ":")
-      .replace(/^0::/, "::");
+    // RFC 5952: the longest run (two or more) of zero groups becomes "::"
+    let best = -1;
+    let bestLen = 1;
+    for (let i = 0; i < 8; ) {
+      let j = i;
+      while (j < 8 && groups[j] === "0") j++;
+      if (j - i > bestLen) {
+        best = i;
+        bestLen = j - i;
+      }
+      i = j === i ? i + 1 : j;
+    }
+    if (best < 0) return groups.join(":");
+    return `${groups.slice(0, best).join(":")}::${groups.slice(best + bestLen).join(":")}`;
   }
   return colonHex(b);
 }
