@@ -1,7 +1,9 @@
+import Decimal from "decimal.js";
 import { Calculator, Coins, KeyRound, ReceiptText } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { MiniCalculator } from "@/features/home/mini-calculator";
+import { miniCompute } from "@/features/home/mini-compute";
 
 const features = [
   {
@@ -48,7 +50,7 @@ export default function HomePage() {
             </Button>
           </div>
         </div>
-        <MiniCalculator />
+        <MiniCalculator initial="0.1 + 0.2" initialResult={miniCompute(Decimal, "0.1 + 0.2")} />
       </section>
       <section aria-labelledby="features-heading" className="border-t border-border bg-muted/40">
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">

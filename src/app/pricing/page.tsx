@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { plans } from "@/core/billing/plans";
+import { featureTable, planPriceUsd, plans } from "@/core/billing/plans";
 import { PricingTable } from "@/features/pricing/pricing-table";
 
 export const metadata: Metadata = {
@@ -16,7 +16,13 @@ export default function PricingPage() {
           Start free. Upgrade when your team needs more calls, more history and signed receipts.
         </p>
       </div>
-      <PricingTable plans={plans} />
+      <PricingTable
+        featureTable={featureTable}
+        plans={plans.map((plan) => ({
+          ...plan,
+          prices: { monthly: planPriceUsd(plan, "monthly"), yearly: planPriceUsd(plan, "yearly") },
+        }))}
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { notify } from "./notify";
 
 export const UNEXPECTED_RESPONSE_MESSAGE = "An unexpected response was received from the server.";
 
@@ -13,7 +13,7 @@ export async function callAction<T>(run: () => Promise<T>): Promise<T | undefine
     return await run();
   } catch (error) {
     console.error(error);
-    toast.error(UNEXPECTED_RESPONSE_MESSAGE);
+    notify.error(UNEXPECTED_RESPONSE_MESSAGE);
     return undefined;
   }
 }

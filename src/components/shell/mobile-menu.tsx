@@ -3,53 +3,64 @@
 import { Menu, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { Dialog } from "radix-ui";
-import { useState } from "react";
-import { Button } from "@/components/ui/button";
-import { cn } from "@/lib/utils";
+import { useRef } from "react";
 import { navLinks } from "./nav-links";
 
-/** The navigation below 768 px: a modal sheet that traps focus and closes on Escape. */
+/**
+ * The navigation below 768 px, in a native modal <dialog>: the browser traps focus in it, makes
+ * the page behind inert and closes it on Escape, with no dialog library on every page.
+ */
 export function MobileMenu({ authLinks }: { authLinks: { href: string; label: string }[] }) {
-  const [open, setOpen] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
   const pathname = usePathname();
+  const close = () => dialog.current?.close();
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-          <Menu aria-hidden />
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-        <Dialog.Content className="fixed inset-x-0 top-0 z-50 border-b border-border bg-background p-4 shadow-xl">
-          <div className="flex items-center justify-between">
-            <Dialog.Title className="font-semibold">Menu</Dialog.Title>
-            <Dialog.Description className="sr-only">Site navigation</Dialog.Description>
-            <Dialog.Close asChild>
-              <Button variant="ghost" size="icon" aria-label="Close menu">
-                <X aria-hidden />
-              </Button>
-            </Dialog.Close>
-          </div>
-          <nav aria-label="Mobile" className="mt-2 grid gap-1">
-            {[...navLinks, ...authLinks].map((link) => (
-              <Link
-                key={link.href}
-                href={link.href}
-                onClick={() => setOpen(false)}
-                aria-current={pathname === link.href ? "page" : undefined}
-                className={cn(
-                  "rounded-md px-3 py-3 text-base hover:bg-muted",
-                  pathname === link.href && "bg-muted font-medium",
-                )}
-              >
-                {link.label}
-              </Link>
-            ))}
-          </nav>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <>
+      <button
+        type="button"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        onClick={() => dialog.current?.showModal()}
+        className="grid size-10 place-items-center rounded-md hover:bg-muted md:hidden"
+      >
+        <Menu className="size-5" aria-hidden />
+      </button>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the click closes on the backdrop only; the native dialog closes on Escape for keyboards */}
+      <dialog
+        ref={dialog}
+        aria-labelledby="mobile-menu-title"
+        onClick={(event) => {
+          if (event.target === dialog.current) close();
+        }}
+        className="m-0 w-full max-w-none border-b border-border bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
+      >
+        <div className="flex items-center justify-between">
+          <h2 id="mobile-menu-title" className="font-semibold">
+            Menu
+          </h2>
+          <button
+            type="button"
+            aria-label="Close menu"
+            onClick={close}
+            className="grid size-10 place-items-center rounded-md hover:bg-muted"
+          >
+            <X className="size-5" aria-hidden />
+          </button>
+        </div>
+        <nav aria-label="Mobile" className="mt-2 grid gap-1">
+          {[...navLinks, ...authLinks].map((link) => (
+            <Link
+              key={link.href}
+              href={link.href}
+              onClick={close}
+              aria-current={pathname === link.href ? "page" : undefined}
+              className="rounded-md px-3 py-3 text-base hover:bg-muted aria-[current=page]:bg-muted aria-[current=page]:font-medium"
+            >
+              {link.label}
+            </Link>
+          ))}
+        </nav>
+      </dialog>
+    </>
   );
 }

@@ -2,7 +2,6 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { cn } from "@/lib/utils";
 import { navLinks } from "./nav-links";
 
 export function MainNav() {
@@ -16,10 +15,7 @@ export function MainNav() {
             key={link.href}
             href={link.href}
             aria-current={active ? "page" : undefined}
-            className={cn(
-              "rounded-md px-3 py-2 text-sm text-muted-foreground transition-colors hover:text-foreground",
-              active && "text-foreground font-medium",
-            )}
+            className="rounded-md px-3 py-2 text-sm text-muted-foreground transition-colors hover:text-foreground aria-[current=page]:font-medium aria-[current=page]:text-foreground"
           >
             {link.label}
           </Link>

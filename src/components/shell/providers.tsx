@@ -1,8 +1,12 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { ThemeProvider, useTheme } from "next-themes";
 import type * as React from "react";
-import { Toaster } from "sonner";
+
+// The toaster is loaded right after the page becomes interactive rather than with it: it has
+// nothing to show before the first action, and it keeps sonner out of the first load.
+const Toaster = dynamic(() => import("sonner").then((m) => m.Toaster), { ssr: false });
 
 export const TOAST_DURATION_MS = 5000;
 

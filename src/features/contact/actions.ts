@@ -3,7 +3,7 @@
 import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
-import type { ContactResult } from "./schema";
+import type { ContactResult } from "./constants";
 import { submitContactMessage } from "./service";
 
 export async function sendContactMessage(input: unknown): Promise<ContactResult> {

@@ -2,13 +2,13 @@
 
 import { Loader2 } from "lucide-react";
 import { useState, useTransition } from "react";
-import { toast } from "sonner";
 import { callAction } from "@/components/hooks/call-action";
+import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect, Textarea } from "@/components/ui/input";
 import { sendContactMessage } from "./actions";
-import { type ContactField, contactTopicOptions, MESSAGE_MAX } from "./schema";
+import { type ContactField, contactTopicOptions, MESSAGE_MAX } from "./constants";
 
 const empty = { name: "", email: "", topic: "", message: "", website: "" };
 
@@ -30,12 +30,12 @@ export function ContactForm() {
         setValues(empty);
         setFieldErrors({});
         setFormError("");
-        toast.success("Message sent. We will reply by email.");
+        notify.success("Message sent. We will reply by email.");
         return;
       }
       setFieldErrors(result.fieldErrors ?? {});
       setFormError(result.error);
-      toast.error(result.error);
+      notify.error(result.error);
       const first = Object.keys(result.fieldErrors ?? {})[0];
       if (first) document.getElementById(`contact-${first}`)?.focus();
     });

@@ -1,14 +1,5 @@
 import { z } from "zod";
-
-export const contactTopicOptions = [
-  { value: "sales", label: "Sales" },
-  { value: "support", label: "Support" },
-  { value: "billing", label: "Billing" },
-  { value: "other", label: "Something else" },
-] as const;
-
-export const MESSAGE_MIN = 10;
-export const MESSAGE_MAX = 5000;
+import { MESSAGE_MAX, MESSAGE_MIN } from "./constants";
 
 export const contactSchema = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(100, "Your name can be at most 100 characters."),
@@ -29,7 +20,3 @@ export const contactSchema = z.object({
 });
 
 export type ContactInput = z.input<typeof contactSchema>;
-export type ContactField = "name" | "email" | "topic" | "message";
-export type ContactResult =
-  | { ok: true }
-  | { ok: false; error: string; fieldErrors?: Partial<Record<ContactField, string>> };

@@ -2,7 +2,8 @@ import "server-only";
 import type { Db } from "@/server/db/client";
 import { contactMessages } from "@/server/db/schema";
 import { consumeRateLimit } from "@/server/rate-limit";
-import { type ContactField, type ContactResult, contactSchema } from "./schema";
+import type { ContactField, ContactResult } from "./constants";
+import { contactSchema } from "./schema";
 
 export const CONTACT_WINDOW_SECONDS = 60 * 60;
 

@@ -1,37 +1,28 @@
 "use client";
 
-import Decimal from "decimal.js";
 import { useId, useState } from "react";
+import { type MiniResult, miniCompute } from "./mini-compute";
 
-const D = Decimal.clone({ precision: 20, rounding: Decimal.ROUND_HALF_EVEN });
-const PATTERN = /^\s*(-?\d+(?:\.\d+)?)\s*([+\-*/×÷])\s*(-?\d+(?:\.\d+)?)\s*$/;
-
-function compute(expression: string): { ok: true; value: string } | { ok: false; message: string } {
-  const match = PATTERN.exec(expression);
-  if (!match) return { ok: false, message: "Type two numbers and an operator, like 0.1 + 0.2" };
-  const [, left = "0", operator, right = "0"] = match;
-  const a = new D(left);
-  const b = new D(right);
-  switch (operator) {
-    case "+":
-      return { ok: true, value: a.plus(b).toString() };
-    case "-":
-      return { ok: true, value: a.minus(b).toString() };
-    case "*":
-    case "×":
-      return { ok: true, value: a.times(b).toString() };
-    default:
-      return b.isZero()
-        ? { ok: false, message: "Division by zero" }
-        : { ok: true, value: a.div(b).toString() };
-  }
-}
-
-/** The home page's live calculator: decimal arithmetic at 20 significant digits. */
-export function MiniCalculator() {
-  const [expression, setExpression] = useState("0.1 + 0.2");
+/**
+ * The home page's live calculator. The first result is computed on the server (the page is
+ * static); decimal.js is fetched only when the visitor starts typing, so it is not in the first
+ * load.
+ */
+export function MiniCalculator({ initial, initialResult }: { initial: string; initialResult: MiniResult }) {
+  const [expression, setExpression] = useState(initial);
+  const [result, setResult] = useState(initialResult);
   const id = useId();
-  const result = compute(expression);
+
+  function onChange(value: string) {
+    setExpression(value);
+    void import("decimal.js").then(({ default: Decimal }) => {
+      setExpression((current) => {
+        if (current === value) setResult(miniCompute(Decimal, value));
+        return current;
+      });
+    });
+  }
+
   return (
     <div className="rounded-lg border border-border bg-card p-5 shadow-sm">
       <label htmlFor={id} className="text-sm font-medium text-muted-foreground">
@@ -40,7 +31,7 @@ export function MiniCalculator() {
       <input
         id={id}
         value={expression}
-        onChange={(event) => setExpression(event.target.value)}
+        onChange={(event) => onChange(event.target.value)}
         spellCheck={false}
         autoComplete="off"
         className="mt-2 w-full rounded-md border border-input bg-background px-3 py-2 font-mono text-lg tabular focus-visible:outline-2 focus-visible:outline-ring"

@@ -4,7 +4,7 @@ import { Check, Minus } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { type BillingInterval, featureTable, type Plan, planPriceUsd } from "@/core/billing/plans";
+import type { BillingInterval, FeatureRow, Plan } from "@/core/billing/plans";
 import { cn } from "@/lib/utils";
 
 function formatUsd(amount: string) {
@@ -17,7 +17,16 @@ function formatUsd(amount: string) {
   }).format(amount as unknown as number);
 }
 
-export function PricingTable({ plans }: { plans: readonly Plan[] }) {
+export type PricedPlan = Plan & { prices: Record<BillingInterval, string> };
+
+/** Prices arrive computed (exact decimal strings, on the server); this only displays them. */
+export function PricingTable({
+  plans,
+  featureTable,
+}: {
+  plans: PricedPlan[];
+  featureTable: readonly FeatureRow[];
+}) {
   const [interval, setInterval] = useState<BillingInterval>("monthly");
   return (
     <div className="grid gap-12">
@@ -47,7 +56,7 @@ export function PricingTable({ plans }: { plans: readonly Plan[] }) {
 
       <div className="grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
-          const price = planPriceUsd(plan, interval);
+          const price = plan.prices[interval];
           const featured = plan.id === "pro";
           return (
             <section

@@ -1,0 +1,36 @@
+// Takes screenshots of pages in light and dark, desktop and phone widths, for a person to look at.
+//   node scripts/screenshots.mjs http://localhost:3000 /out/dir /path1 /path2 ...
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+
+const [base = "http://localhost:3000", outDir = "/tmp/shots", ...paths] = process.argv.slice(2);
+mkdirSync(outDir, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+});
+for (const scheme of ["light", "dark"]) {
+  for (const [label, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 375, height: 740 }],
+  ]) {
+    const context = await browser.newContext({ viewport, colorScheme: scheme });
+    const page = await context.newPage();
+    for (const p of paths.length ? paths : ["/"]) {
+      await page.goto(base + p, { waitUntil: "networkidle" });
+      const name = `${p.replace(/[^a-z0-9]+/gi, "_") || "home"}-${scheme}-${label}.png`;
+      await page.screenshot({ path: path.join(outDir, name), fullPage: label !== "desktop" });
+    }
+    await context.close();
+  }
+}
+await browser.close();
+console.log(`screenshots in ${outDir}`);

@@ -1,0 +1,70 @@
+// First-load JavaScript per page: the gzip size of every script the page's HTML loads
+// (`noModule` polyfills excluded), measured against the production build served for real.
+//
+//   npm run build && npm run size [-- /path /other?query ...]
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { gzipSync } from "node:zlib";
+
+const defaults = ["/", "/pricing", "/docs", "/contact", "/calculator"];
+const paths = process.argv.slice(2).length ? process.argv.slice(2) : defaults;
+if (!existsSync(".next/BUILD_ID")) {
+  console.error("No production build: run `npm run build` first.");
+  process.exit(1);
+}
+
+const port = await new Promise((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const { port: p } = s.address();
+    s.close(() => resolve(p));
+  });
+});
+const base = `http://localhost:${port}`;
+const server = spawn(
+  "node",
+  ["scripts/run-with-db.mjs", "--data", ".test-data/size", "--fresh", "--migrate", "node", "server.mjs"],
+  { env: { ...process.env, PORT: String(port), NODE_ENV: "production" }, stdio: "ignore", detached: true },
+);
+const stop = () => {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+};
+process.on("exit", stop);
+
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break;
+  } catch {}
+  if (i > 120) throw new Error("the server did not start");
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const cache = new Map();
+async function gzipSize(src) {
+  if (!cache.has(src)) {
+    const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
+    cache.set(src, gzipSync(body, { level: 9 }).length);
+  }
+  return cache.get(src);
+}
+
+const rows = [];
+for (const path of paths) {
+  const html = await (await fetch(base + path)).text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>/g)]
+    .map((m) => m[1])
+    .filter((attrs) => !/\bnoModule\b|\bnomodule\b/i.test(attrs))
+    .map((attrs) => /\bsrc="([^"]+)"/.exec(attrs)?.[1])
+    .filter(Boolean);
+  const unique = [...new Set(scripts)];
+  let total = 0;
+  for (const src of unique) total += await gzipSize(src);
+  rows.push({ path, scripts: unique.length, kb: (total / 1024).toFixed(1) });
+}
+console.log("First-load JavaScript (gzip, noModule excluded)");
+for (const row of rows)
+  console.log(`  ${row.path.padEnd(28)} ${row.kb.padStart(7)} KB  (${row.scripts} scripts)`);
+stop();
+process.exit(0);
