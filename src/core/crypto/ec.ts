@@ -4,7 +4,7 @@ import { bigintToBytes, bytesToBigint, equalBytes, toBufferSource } from "./enco
 import { CryptoInputError, fail } from "./errors";
 import { type HashAlgorithm, hashSync } from "./hash";
 import { decodePkcs8, encodePkcs8, encodeSpki, type PrivateKeyData, type PublicKeyData } from "./keys";
-import { preferWebCrypto, subtle } from "./webcrypto";
+import { cachedImport, preferWebCrypto, subtle } from "./webcrypto";
 
 export type EcPrivateKey = Extract<PrivateKeyData, { kind: "ec" }>;
 export type EcPublicKey = Extract<PublicKeyData, { kind: "ec" }>;
@@ -89,12 +89,14 @@ export async function ecdsaSign(
   const hash = opts.hash ?? info.defaultHash;
   let raw: Uint8Array;
   if (info.webcrypto && WEB_HASHES.has(hash)) {
-    const key = await subtle().importKey(
-      "pkcs8",
-      toBufferSource(encodePkcs8(k)),
-      { name: "ECDSA", namedCurve: k.curve },
-      false,
-      ["sign"],
+    const key = await cachedImport(k, "ECDSA-sign", () =>
+      subtle().importKey(
+        "pkcs8",
+        toBufferSource(encodePkcs8(k)),
+        { name: "ECDSA", namedCurve: k.curve },
+        false,
+        ["sign"],
+      ),
     );
     raw = new Uint8Array(await subtle().sign({ name: "ECDSA", hash }, key, toBufferSource(data)));
   } else {
@@ -136,12 +138,14 @@ export async function ecdsaVerify(
   const n = info.noble.Point.Fn.ORDER;
   if (r <= 0n || s <= 0n || r >= n || s >= n) return false;
   if (info.webcrypto && WEB_HASHES.has(hash)) {
-    const key = await subtle().importKey(
-      "spki",
-      toBufferSource(encodeSpki(k)),
-      { name: "ECDSA", namedCurve: k.curve },
-      false,
-      ["verify"],
+    const key = await cachedImport(k, "ECDSA-verify", () =>
+      subtle().importKey(
+        "spki",
+        toBufferSource(encodeSpki(k)),
+        { name: "ECDSA", namedCurve: k.curve },
+        false,
+        ["verify"],
+      ),
     );
     return subtle().verify({ name: "ECDSA", hash }, key, toBufferSource(raw), toBufferSource(data));
   }
@@ -191,7 +195,9 @@ export function ed25519Sign(k: Ed25519PrivateKey, data: Uint8Array): Promise<Uin
   return preferWebCrypto(
     "Ed25519",
     async (s) => {
-      const key = await s.importKey("pkcs8", toBufferSource(encodePkcs8(k)), "Ed25519", false, ["sign"]);
+      const key = await cachedImport(k, "Ed25519-sign", () =>
+        s.importKey("pkcs8", toBufferSource(encodePkcs8(k)), "Ed25519", false, ["sign"]),
+      );
       return new Uint8Array(await s.sign("Ed25519", key, toBufferSource(data)));
     },
     () => ed25519.sign(data, k.seed),
@@ -210,7 +216,9 @@ export async function ed25519Verify(
     async (s) => {
       let key: CryptoKey;
       try {
-        key = await s.importKey("raw", toBufferSource(publicKey), "Ed25519", false, ["verify"]);
+        key = await cachedImport(publicKey, "Ed25519-verify", () =>
+          s.importKey("raw", toBufferSource(publicKey), "Ed25519", false, ["verify"]),
+        );
       } catch (e) {
         if ((e as { name?: string }).name === "NotSupportedError") throw e;
         return false; // not a point

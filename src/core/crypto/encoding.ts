@@ -176,8 +176,12 @@ export function bitLength(value: bigint): number {
   return value === 0n ? 0 : value.toString(2).length;
 }
 
-/** A fresh ArrayBuffer-backed copy, the type WebCrypto's TypeScript signatures insist on. */
+/**
+ * The bytes as the `Uint8Array<ArrayBuffer>` WebCrypto's TypeScript signatures insist on: the same view
+ * when it is already backed by an ArrayBuffer (no copy of a big file), else a copy.
+ */
 export function toBufferSource(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (bytes.buffer instanceof ArrayBuffer) return bytes as Uint8Array<ArrayBuffer>;
   const out = new Uint8Array(new ArrayBuffer(bytes.length));
   out.set(bytes);
   return out;

@@ -3,7 +3,7 @@ import { toBufferSource } from "./encoding";
 import { CryptoInputError, fail, unsupported } from "./errors";
 import type { HashAlgorithm } from "./hash";
 import { decodePkcs8, encodePkcs8, encodeSpki, type PrivateKeyData, type PublicKeyData } from "./keys";
-import { subtle } from "./webcrypto";
+import { cachedImport, subtle } from "./webcrypto";
 
 export type RsaPrivateKey = Extract<PrivateKeyData, { kind: "rsa" }>;
 export type RsaPublicKey = Extract<PublicKeyData, { kind: "rsa" }>;
@@ -60,13 +60,17 @@ function importPrivate(k: RsaPrivateKey, name: WebRsaAlg, hash: RsaHash, usage: 
   checkSize(k);
   // a key marked RSASSA-PSS in its OID is still the same numbers: WebCrypto imports rsaEncryption keys
   const plain: RsaPrivateKey = { ...k, pss: false };
-  return subtle().importKey("pkcs8", toBufferSource(encodePkcs8(plain)), { name, hash }, false, [usage]);
+  return cachedImport(k, `${name}/${hash}/${usage}`, () =>
+    subtle().importKey("pkcs8", toBufferSource(encodePkcs8(plain)), { name, hash }, false, [usage]),
+  );
 }
 
 function importPublic(k: RsaPublicKey, name: WebRsaAlg, hash: RsaHash, usage: KeyUsage) {
   checkSize(k);
   const plain: RsaPublicKey = { kind: "rsa", n: k.n, e: k.e };
-  return subtle().importKey("spki", toBufferSource(encodeSpki(plain)), { name, hash }, false, [usage]);
+  return cachedImport(k, `${name}/${hash}/${usage}`, () =>
+    subtle().importKey("spki", toBufferSource(encodeSpki(plain)), { name, hash }, false, [usage]),
+  );
 }
 
 export type RsaEncryptionPadding =

@@ -40,3 +40,28 @@ export async function preferWebCrypto<T>(
     throw e;
   }
 }
+
+const keyCache = new WeakMap<object, Map<string, Promise<CryptoKey>>>();
+
+/**
+ * Imports a key into WebCrypto once per (key object, algorithm, usage) and reuses the CryptoKey: encoding
+ * PKCS#8 and importing it costs more than an ECDSA or Ed25519 operation itself.
+ */
+export function cachedImport(
+  key: object,
+  id: string,
+  importer: () => Promise<CryptoKey>,
+): Promise<CryptoKey> {
+  let perKey = keyCache.get(key);
+  if (!perKey) {
+    perKey = new Map();
+    keyCache.set(key, perKey);
+  }
+  let p = perKey.get(id);
+  if (!p) {
+    p = importer();
+    perKey.set(id, p);
+    p.catch(() => perKey?.delete(id));
+  }
+  return p;
+}
