@@ -1,13 +1,42 @@
+import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
+import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
 
-export const metadata: Metadata = { title: "Calculator" };
+export const metadata: Metadata = {
+  title: "Calculator",
+  description: "Exact decimal arithmetic, currency conversion and a private crypto workbench.",
+};
 
-export default function Page() {
+export default async function CalculatorPage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
+  const mode = parseMode((await searchParams).mode);
   return (
-    <ComingSoon
-      title="Calculator"
-      description="The exact decimal, currency and crypto calculator is being built. It will evaluate expressions to 20 significant digits by default, convert between every ISO 4217 currency, and run the crypto workbench entirely in your browser."
-    />
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-semibold tracking-tight">Calculator</h1>
+          <p className="mt-2 text-muted-foreground">Exact to the last digit you ask for.</p>
+        </div>
+        <ModeTabs mode={mode} />
+      </div>
+      <div className="mt-8">
+        {mode === "crypto" ? (
+          <section aria-labelledby="crypto-heading">
+            <h2 id="crypto-heading" className="sr-only">
+              Crypto workbench
+            </h2>
+            <p className="mb-6 flex items-start gap-2 rounded-md border border-border bg-muted/50 p-3 text-sm">
+              <ShieldCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
+              Everything here runs in your browser. Nothing you type, paste or open is sent to a server.
+            </p>
+            <CryptoWorkbenchLoader />
+          </section>
+        ) : (
+          <section className="rounded-lg border border-dashed border-border p-8 text-sm text-muted-foreground">
+            The {mode} mode is being built.
+          </section>
+        )}
+      </div>
+    </div>
   );
 }
