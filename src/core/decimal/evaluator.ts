@@ -5,6 +5,7 @@
  */
 import Decimal from "decimal.js";
 import { crossRateFraction, type RateTable } from "../money/fx";
+import { decimalFor } from "./clones";
 import { eDigits, piDigits } from "./constants";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
@@ -347,13 +348,13 @@ export class Evaluator {
       case "log10":
       case "log2": {
         if (x.lte(0)) this.domain(`${name}() of zero or a negative number is undefined`, node);
-        return name === "ln" ? x.ln() : name === "log10" ? x.log(10) : x.log(2);
+        return name === "ln" ? x.ln() : name === "log10" ? x.log(10) : this.logBase(x, new D(2));
       }
       case "log": {
         if (x.lte(0)) this.domain("log() of zero or a negative number is undefined", node);
         const base = args[1]?.v ?? new D(10);
         if (base.lte(0) || base.eq(1)) this.domain("log() needs a positive base other than 1", node);
-        return x.log(base);
+        return base.eq(10) ? x.log(10) : this.logBase(x, base);
       }
       case "pow":
         return this.power(x, (args[1] as Val).v, node, "pow");
@@ -391,18 +392,16 @@ export class Evaluator {
         return D.atan2(x, xx);
       }
       case "sinh":
-        this.expRange(x.abs(), node, name);
-        return x.sinh();
       case "cosh":
         this.expRange(x.abs(), node, name);
-        return x.cosh();
+        return this.hyperbolic(name, x);
       case "tanh":
         return this.tanh(x);
       case "asinh":
-        return x.asinh();
+        return this.inverseHyperbolic("asinh", x);
       case "acosh":
         if (x.lt(1)) this.domain("acosh() needs a number of at least 1", node);
-        return x.acosh();
+        return this.inverseHyperbolic("acosh", x);
       case "atanh":
         if (x.abs().gte(1)) this.domain("atanh() needs a number between -1 and 1", node);
         return x.atanh();
@@ -450,7 +449,95 @@ export class Evaluator {
           return away;
       }
     }
-    return x.tanh();
+    return this.hyperbolic("tanh", x);
+  }
+
+  /**
+   * sinh, cosh, tanh. decimal.js's own series slow down badly for large arguments (sinh(2e6) takes
+   * minutes) and at high precision, so they are computed from one exp() with guard digits (more for small
+   * arguments, where e^x - e^-x cancels) and rounded once. Arguments so small that the first correction
+   * term is far below the precision are rounded directly (sinh x is just above x, tanh x just below).
+   */
+  private hyperbolic(name: "sinh" | "cosh" | "tanh", x: Decimal): Decimal {
+    const p = this.ctx.precision;
+    if (x.isZero()) return name === "cosh" ? new this.D(1) : x;
+    if (x.e < -(p / 2 + 6)) {
+      if (name === "cosh") return this.nudged(new this.D(1), true);
+      return this.nudged(x, name === "sinh");
+    }
+    const G = decimalFor(p + 10 + 2 * Math.max(0, -x.e), "half-even");
+    const ax = new G(x).abs();
+    const sign = x.isNeg() ? -1 : 1;
+    let r: Decimal;
+    if (name === "tanh") {
+      const e2 = ax.times(2).exp();
+      r = e2.minus(1).div(e2.plus(1)).times(sign);
+    } else {
+      const ex = ax.exp();
+      const inv = new G(1).div(ex);
+      r = name === "cosh" ? ex.plus(inv).div(2) : ex.minus(inv).div(2).times(sign);
+    }
+    return new this.D(r).toSD(p, this.ctx.roundingCode);
+  }
+
+  /**
+   * log_b(x) = ln x / ln b at 10 guard digits, rounded once. decimal.js's own log(x, b) retries at ever
+   * higher precision when the result is exact (log2(8)), which is slow; exact integer results are
+   * recognised here instead by checking x^q = b^k exactly.
+   */
+  private logBase(x: Decimal, base: Decimal): Decimal {
+    const p = this.ctx.precision;
+    const G = decimalFor(p + 10, "half-even");
+    const r = new G(x).ln().div(new G(base).ln());
+    // an exact rational result k/q (q ≤ 12) holds exactly when x^q = b^k
+    const tol = new G(10).pow(-(p + 5));
+    const digits = Math.max(base.sd() + Math.max(0, -base.e), x.sd() + Math.max(0, -x.e));
+    for (let q = 1; q <= 12; q++) {
+      const rq = r.times(q);
+      const k = rq.toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN);
+      if (
+        rq
+          .minus(k)
+          .abs()
+          .gte(tol.times(k.abs().plus(1)))
+      )
+        continue;
+      const kk = k.toNumber();
+      if ((Math.abs(kk) + q) * digits > 20_000) break;
+      const b = new Exact(base);
+      const xq = new Exact(x).pow(q);
+      const exact = kk >= 0 ? b.pow(kk).eq(xq) : xq.times(b.pow(-kk)).eq(1);
+      if (exact) return new this.D(kk).div(q);
+      break;
+    }
+    return new this.D(r).toSD(p, this.ctx.roundingCode);
+  }
+
+  /** asinh and acosh, with the far tails computed from their leading terms (decimal.js is slow there). */
+  private inverseHyperbolic(name: "asinh" | "acosh", x: Decimal): Decimal {
+    const p = this.ctx.precision;
+    if (name === "asinh" && x.isZero()) return x;
+    if (name === "asinh" && x.e < -(p / 2 + 6)) return this.nudged(x, false); // asinh x = x - x³/6 + …
+    if (x.e > p / 2 + 6) {
+      // asinh |x| = ln 2|x| + 1/(4x²) - …, acosh x = ln 2x - 1/(4x²) - …
+      const G = decimalFor(p + 10, "half-even");
+      const ax = new G(x).abs();
+      const tail = new G(1).div(ax.times(ax).times(4));
+      const r = ax.times(2).ln()[name === "asinh" ? "plus" : "minus"](tail);
+      return new this.D(x.isNeg() ? r.neg() : r).toSD(p, this.ctx.roundingCode);
+    }
+    return name === "asinh" ? x.asinh() : x.acosh();
+  }
+
+  /**
+   * The correctly rounded value of a result that lies just beyond x (`away` from zero) or just short of
+   * it, by less than 10^-(p+10) relatively: x nudged by 10^-(p+12) at a guard precision, then rounded.
+   */
+  private nudged(x: Decimal, away: boolean): Decimal {
+    const p = this.ctx.precision;
+    const G = decimalFor(p + 25, "half-even");
+    const factor = new G(1)[away ? "plus" : "minus"](new G(10).pow(-(p + 12)));
+    return new this.D(new G(x).times(factor)).toSD(p, this.ctx.roundingCode);
   }
 
   private minMax(name: "min" | "max", args: readonly Val[], node: Node): Decimal {

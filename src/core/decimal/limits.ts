@@ -1,6 +1,7 @@
 /**
  * Bounds that keep every evaluation small: no input can hang or crash the page or the server.
- * Together they keep an evaluation within about 50 ms on a 2-core machine (see bench/decimal.bench.ts).
+ * Together they keep an evaluation within about 50 ms on a 2-core machine: the slow functions are capped
+ * so one call stays near 20 ms at most, and a 40 ms wall-clock budget is checked between operations.
  */
 export const LIMITS = {
   /** Longest accepted source, in characters. */
@@ -20,7 +21,7 @@ export const LIMITS = {
   /** Most arguments to min/max. */
   maxArgs: 1_000,
   /** Default wall-clock budget of one evaluation, checked between operations. */
-  timeLimitMs: 50,
+  timeLimitMs: 40,
 } as const;
 
 /**
@@ -28,23 +29,23 @@ export const LIMITS = {
  * the cube of the digits). Functions not listed run at any precision up to maxPrecision.
  */
 export const FUNCTION_PRECISION_LIMITS: Readonly<Record<string, number>> = {
-  exp: 600,
-  ln: 450,
-  log10: 450,
-  log2: 450,
-  log: 300,
-  pow: 450,
-  sin: 600,
-  cos: 600,
-  tan: 600,
+  exp: 500,
+  ln: 400,
+  log10: 400,
+  log2: 250,
+  log: 250,
+  pow: 350,
+  sin: 500,
+  cos: 500,
+  tan: 500,
   asin: 200,
   acos: 200,
   atan: 200,
   atan2: 200,
-  sinh: 600,
-  cosh: 600,
-  tanh: 600,
-  asinh: 400,
-  acosh: 400,
-  atanh: 400,
+  sinh: 500,
+  cosh: 500,
+  tanh: 500,
+  asinh: 350,
+  acosh: 350,
+  atanh: 350,
 };
