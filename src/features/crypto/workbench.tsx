@@ -1,6 +1,135 @@
 "use client";
 
-// Placeholder until the workbench lands (issue 4).
+import {
+  ArrowLeftRight,
+  FileSearch,
+  Fingerprint,
+  Hash,
+  KeyRound,
+  KeySquare,
+  Lock,
+  type LucideIcon,
+  ReceiptText,
+  Shuffle,
+  Signature,
+} from "lucide-react";
+import { type MouseEvent, useEffect, useState } from "react";
+import { Label, NativeSelect } from "@/components/ui/input";
+import { cn } from "@/lib/utils";
+import { AgreeTool } from "./tools/agree";
+import { HashTool } from "./tools/hash";
+import { HmacTool } from "./tools/hmac";
+import { InspectTool } from "./tools/inspect";
+import { KeygenTool } from "./tools/keygen";
+import { Pbkdf2Tool } from "./tools/pbkdf2";
+import { RandomTool } from "./tools/random";
+import { ReceiptTool } from "./tools/receipt";
+import { RsaTool } from "./tools/rsa";
+import { SignTool } from "./tools/sign";
+
+const TOOLS = [
+  { id: "hash", label: "Hash", icon: Hash, Component: HashTool },
+  { id: "hmac", label: "HMAC", icon: Fingerprint, Component: HmacTool },
+  { id: "pbkdf2", label: "PBKDF2", icon: KeySquare, Component: Pbkdf2Tool },
+  { id: "random", label: "Random bytes", icon: Shuffle, Component: RandomTool },
+  { id: "keys", label: "Key generation", icon: KeyRound, Component: KeygenTool },
+  { id: "rsa", label: "RSA encryption", icon: Lock, Component: RsaTool },
+  { id: "sign", label: "Sign and verify", icon: Signature, Component: SignTool },
+  { id: "agree", label: "Key agreement", icon: ArrowLeftRight, Component: AgreeTool },
+  { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, Component: InspectTool },
+  { id: "receipt", label: "Verify receipt", icon: ReceiptText, Component: ReceiptTool },
+] as const satisfies readonly { id: string; label: string; icon: LucideIcon; Component: () => unknown }[];
+
+type ToolId = (typeof TOOLS)[number]["id"];
+
+function toolFromUrl(): ToolId {
+  const t = new URLSearchParams(window.location.search).get("tool");
+  return TOOLS.find((x) => x.id === t)?.id ?? "hash";
+}
+
+function hrefFor(id: ToolId): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set("mode", "crypto");
+  url.searchParams.set("tool", id);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * The Crypto mode: one tool per capability. The tool is kept in the URL (`?tool=`) with
+ * history.replaceState, so it can be linked to and survives a reload without a server round trip.
+ * Tools stay mounted once opened, so switching away and back keeps what was typed and any running job.
+ */
 export default function CryptoWorkbench() {
-  return <p className="py-8 text-sm text-muted-foreground">The crypto workbench is being built.</p>;
+  const [tool, setTool] = useState<ToolId>("hash");
+  const [opened, setOpened] = useState<ReadonlySet<ToolId>>(() => new Set<ToolId>());
+
+  useEffect(() => {
+    const initial = toolFromUrl();
+    setTool(initial);
+    setOpened(new Set([initial]));
+  }, []);
+
+  function select(id: ToolId) {
+    setTool(id);
+    setOpened((o) => (o.has(id) ? o : new Set([...o, id])));
+    window.history.replaceState(window.history.state, "", hrefFor(id));
+  }
+
+  const onLink = (id: ToolId) => (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
+    e.preventDefault();
+    select(id);
+  };
+
+  return (
+    <div className="grid gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:gap-10">
+      <div className="md:hidden">
+        <Label htmlFor="crypto-tool-select">Tool</Label>
+        <NativeSelect
+          id="crypto-tool-select"
+          className="mt-2"
+          value={tool}
+          onChange={(e) => select(e.target.value as ToolId)}
+        >
+          {TOOLS.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      <nav aria-label="Crypto tools" className="hidden md:block">
+        <ul className="sticky top-20 grid gap-1">
+          {TOOLS.map((t) => {
+            const Icon = t.icon;
+            return (
+              <li key={t.id}>
+                <a
+                  href={`/calculator?mode=crypto&tool=${t.id}`}
+                  onClick={onLink(t.id)}
+                  aria-current={t.id === tool ? "page" : undefined}
+                  className={cn(
+                    "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring",
+                    "aria-[current=page]:bg-muted aria-[current=page]:text-foreground",
+                  )}
+                >
+                  <Icon className="size-4 shrink-0" aria-hidden />
+                  {t.label}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="min-w-0">
+        {TOOLS.map(({ id, Component }) =>
+          opened.has(id) ? (
+            <div key={id} hidden={id !== tool} data-tool={id}>
+              <Component />
+            </div>
+          ) : null,
+        )}
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,457 @@
+/**
+ * The workbench's operations, run inside the crypto Web Worker (see crypto.worker.ts): they take the
+ * form's values as typed (text plus its encoding, or a File), call `@/core/crypto`, and return strings
+ * ready to show. Every input error is a `FieldError` naming the form field it concerns, so the UI can
+ * show it next to that input.
+ *
+ * This module (and so the crypto libraries) is loaded only by the worker: the UI imports its types.
+ */
+import * as c from "@/core/crypto";
+
+export type TextKind = "utf8" | "hex" | "base64";
+export type DataSpec = { kind: TextKind; text: string } | { kind: "file"; file: Blob };
+export type OutputEncoding = "hex" | "base64";
+
+export interface OpContext {
+  signal?: AbortSignal;
+  progress?: (processed: number, total: number | undefined) => void;
+}
+
+/** A CryptoInputError tied to a form field. Crosses the worker boundary as `{ code, message, field }`. */
+export class FieldError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+type Fields = Partial<Record<c.CryptoErrorCode, string>> & { default?: string };
+
+/** Runs `fn`; a CryptoInputError becomes a FieldError for the field its code maps to. */
+async function at<T>(fields: string | Fields, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof c.CryptoInputError) {
+      const field = typeof fields === "string" ? fields : (fields[e.code] ?? fields.default);
+      throw new FieldError(e.code, e.message, field);
+    }
+    throw e;
+  }
+}
+
+function encode(bytes: Uint8Array, output: OutputEncoding): string {
+  return output === "hex" ? c.bytesToHex(bytes) : c.bytesToBase64(bytes);
+}
+
+/** Reads typed text (or a file) as bytes; errors point at `field`. */
+async function bytesOf(field: string, data: DataSpec): Promise<Uint8Array> {
+  if (data.kind === "file") return new Uint8Array(await data.file.arrayBuffer());
+  const { kind, text } = data;
+  return at(field, () => c.decodeText(text, kind));
+}
+
+/** Where the passphrase errors of loading a private key go, and the rest. */
+const privateKeyFields = (field: string): Fields => ({
+  WRONG_PASSPHRASE: "passphrase",
+  PASSPHRASE_REQUIRED: "passphrase",
+  default: field,
+});
+
+// ---- hashing ---------------------------------------------------------------------------------------
+
+export interface DigestResult {
+  value: string;
+  /** Bytes of input digested. */
+  inputLength: number;
+  outputLength: number;
+}
+
+async function hash(
+  a: { alg: c.HashAlgorithm; data: DataSpec; output: OutputEncoding },
+  ctx: OpContext,
+): Promise<DigestResult> {
+  const { alg, data } = a;
+  let digest: Uint8Array;
+  let inputLength: number;
+  if (data.kind === "file") {
+    inputLength = data.file.size;
+    digest = await at("data", () =>
+      c.hashStream(alg, data.file, {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+      }),
+    );
+  } else {
+    const bytes = await bytesOf("data", data);
+    inputLength = bytes.length;
+    digest = await at("alg", () => c.hash(alg, bytes));
+  }
+  return { value: encode(digest, a.output), inputLength, outputLength: digest.length };
+}
+
+async function hmac(
+  a: { alg: c.HashAlgorithm; key: DataSpec; data: DataSpec; output: OutputEncoding },
+  ctx: OpContext,
+): Promise<DigestResult> {
+  const { alg, data } = a;
+  const key = await bytesOf("key", a.key);
+  let mac: Uint8Array;
+  let inputLength: number;
+  if (data.kind === "file") {
+    inputLength = data.file.size;
+    mac = await at("data", () =>
+      c.hmacStream(alg, key, data.file, {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+      }),
+    );
+  } else {
+    const bytes = await bytesOf("data", data);
+    inputLength = bytes.length;
+    mac = await at("alg", () => c.hmac(alg, key, bytes));
+  }
+  return { value: encode(mac, a.output), inputLength, outputLength: mac.length };
+}
+
+async function pbkdf2(a: {
+  password: string;
+  salt: DataSpec;
+  iterations: number;
+  length: number;
+  hash: c.HashAlgorithm;
+  output: OutputEncoding;
+}): Promise<{ value: string; millis: number }> {
+  const salt = await bytesOf("salt", a.salt);
+  const started = performance.now();
+  const out = await at({ default: "iterations" }, async () => {
+    try {
+      return await c.pbkdf2({
+        password: a.password,
+        salt,
+        iterations: a.iterations,
+        length: a.length,
+        hash: a.hash,
+      });
+    } catch (e) {
+      if (e instanceof c.CryptoInputError && /length/.test(e.message)) {
+        throw new FieldError(e.code, e.message, "length");
+      }
+      throw e;
+    }
+  });
+  return { value: encode(out, a.output), millis: Math.round(performance.now() - started) };
+}
+
+function randomBytes(a: { length: number; output: OutputEncoding }): { value: string } {
+  if (!Number.isSafeInteger(a.length) || a.length < 1 || a.length > c.RANDOM_MAX_LENGTH) {
+    throw new FieldError(
+      "INVALID_PARAMETER",
+      `Length must be a whole number of bytes from 1 to ${c.RANDOM_MAX_LENGTH.toLocaleString("en-US")}`,
+      "length",
+    );
+  }
+  return { value: encode(c.randomBytes(a.length), a.output) };
+}
+
+// ---- keys ------------------------------------------------------------------------------------------
+
+/** Key generation choices, e.g. "RSA-2048", "EC-P-256", "Ed25519", "DSA-2048", "DH-ffdhe2048". */
+export function keySpecOf(id: string): c.KeySpec {
+  if (id.startsWith("RSA-")) {
+    const bits = Number(id.slice(4));
+    if (bits === 2048 || bits === 3072 || bits === 4096) return { type: "RSA", bits };
+  } else if (id.startsWith("EC-")) {
+    const curve = id.slice(3);
+    if ((c.EC_CURVES as readonly string[]).includes(curve)) return { type: "EC", curve: curve as c.EcCurve };
+  } else if (id === "Ed25519" || id === "X25519") {
+    return { type: id };
+  } else if (id === "DSA-2048") {
+    return { type: "DSA", bits: 2048 };
+  } else if (id.startsWith("DH-")) {
+    const group = id.slice(3);
+    if ((c.DH_GROUPS as readonly string[]).includes(group))
+      return { type: "DH", group: group as c.DhGroupName };
+  }
+  throw new FieldError("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: ${id}`, "algorithm");
+}
+
+export interface GeneratedKeys {
+  privatePem: string;
+  publicPem: string;
+  privateJwk?: string;
+  publicJwk?: string;
+  summary: c.KeySummary;
+  encrypted: boolean;
+  millis: number;
+}
+
+async function generateKey(a: { algorithm: string; passphrase?: string }): Promise<GeneratedKeys> {
+  const spec = keySpecOf(a.algorithm);
+  const started = performance.now();
+  const pair = await at("algorithm", () =>
+    c.generateKeyPair(spec, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const out: GeneratedKeys = {
+    privatePem: pair.privatePem,
+    publicPem: pair.publicPem,
+    summary: pair.summary,
+    encrypted: Boolean(a.passphrase),
+    millis: Math.round(performance.now() - started),
+  };
+  if (pair.jwk) {
+    out.publicJwk = JSON.stringify(pair.jwk.publicKey, null, 2);
+    // An encrypted PEM was asked for: a plain private JWK next to it would defeat the point.
+    if (!a.passphrase) out.privateJwk = JSON.stringify(pair.jwk.privateKey, null, 2);
+  }
+  return out;
+}
+
+// ---- RSA encryption --------------------------------------------------------------------------------
+
+export type RsaPadding = "OAEP-SHA-256" | "OAEP-SHA-1" | "PKCS1v1.5";
+
+function encryptionScheme(p: RsaPadding): c.EncryptionScheme {
+  if (p === "PKCS1v1.5") return { padding: "PKCS1v1.5" };
+  return { padding: "OAEP", hash: p === "OAEP-SHA-1" ? "SHA-1" : "SHA-256" };
+}
+
+async function rsaEncrypt(a: {
+  publicKey: string;
+  data: DataSpec;
+  padding: RsaPadding;
+  output: OutputEncoding;
+}): Promise<{ value: string; maxLength: number }> {
+  const key = await at("publicKey", () => c.loadPublicKey(a.publicKey));
+  if (key.kind !== "rsa") {
+    throw new FieldError(
+      "WRONG_KEY_TYPE",
+      `Wrong key type: RSA encryption needs an RSA key, but this is ${key.kind === "ec" ? "an EC" : `a ${key.kind.toUpperCase()}`} key`,
+      "publicKey",
+    );
+  }
+  const scheme = encryptionScheme(a.padding);
+  const data = await bytesOf("data", a.data);
+  const out = await at({ WRONG_KEY_TYPE: "publicKey", KEY_TOO_SHORT: "publicKey", default: "data" }, () =>
+    c.encrypt(key, data, scheme),
+  );
+  return {
+    value: encode(out, a.output),
+    maxLength: c.rsaMaxMessageLength(key, scheme.padding === "OAEP" ? scheme : { padding: "PKCS1v1.5" }),
+  };
+}
+
+async function rsaDecrypt(a: {
+  privateKey: string;
+  passphrase: string;
+  data: DataSpec;
+  padding: RsaPadding;
+  output: "utf8" | OutputEncoding;
+}): Promise<{ value: string; shownAs: "utf8" | OutputEncoding }> {
+  const key = await at(privateKeyFields("privateKey"), () =>
+    c.loadPrivateKey(a.privateKey, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const data = await bytesOf("data", a.data);
+  const out = await at({ WRONG_KEY_TYPE: "privateKey", KEY_TOO_SHORT: "privateKey", default: "data" }, () =>
+    c.decrypt(key, data, encryptionScheme(a.padding)),
+  );
+  if (a.output === "utf8") {
+    try {
+      return { value: c.bytesToUtf8(out), shownAs: "utf8" };
+    } catch {
+      return { value: c.bytesToHex(out), shownAs: "hex" };
+    }
+  }
+  return { value: encode(out, a.output), shownAs: a.output };
+}
+
+// ---- signatures ------------------------------------------------------------------------------------
+
+export type SchemeChoice = "auto" | "RSASSA-PKCS1-v1_5" | "RSA-PSS" | "ECDSA" | "Ed25519" | "DSA";
+
+export interface SignatureOptions {
+  scheme: SchemeChoice;
+  /** For RSA, ECDSA and DSA; "default" is the key's usual hash (SHA-256; ECDSA: the curve's). */
+  hash: "default" | c.HashAlgorithm;
+  /** ECDSA and DSA: DER (OpenSSL's) or raw r||s. */
+  format: c.SignatureFormat;
+}
+
+const KIND_SCHEME: Record<string, Exclude<SchemeChoice, "auto"> | undefined> = {
+  rsa: "RSASSA-PKCS1-v1_5",
+  ec: "ECDSA",
+  ed25519: "Ed25519",
+  dsa: "DSA",
+};
+
+function resolveScheme(
+  kind: string,
+  o: SignatureOptions,
+  pss: boolean,
+  field: string,
+): { scheme: c.SignatureScheme; label: string } {
+  const alg = o.scheme === "auto" ? (pss ? "RSA-PSS" : KIND_SCHEME[kind]) : o.scheme;
+  if (!alg) {
+    throw new FieldError(
+      "WRONG_KEY_TYPE",
+      `Wrong key type: ${kind === "x25519" ? "X25519" : kind.toUpperCase()} keys cannot sign; use an RSA, EC, Ed25519 or DSA key`,
+      field,
+    );
+  }
+  const hash = o.hash === "default" ? undefined : o.hash;
+  switch (alg) {
+    case "RSASSA-PKCS1-v1_5":
+    case "RSA-PSS": {
+      const h = hash ?? "SHA-256";
+      if (!(c.RSA_HASHES as readonly string[]).includes(h)) {
+        throw new FieldError(
+          "UNSUPPORTED_ALGORITHM",
+          `Unsupported algorithm: RSA signatures use ${c.RSA_HASHES.join(", ")}`,
+          "hash",
+        );
+      }
+      return {
+        scheme: { alg, hash: h as c.RsaHash },
+        label: `${alg === "RSA-PSS" ? "RSA-PSS" : "RSA PKCS#1 v1.5"} with ${h}`,
+      };
+    }
+    case "ECDSA":
+      return {
+        scheme: { alg, ...(hash ? { hash } : {}), format: o.format },
+        label: `ECDSA with ${hash ?? "the curve's hash"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
+      };
+    case "DSA":
+      return {
+        scheme: { alg, ...(hash ? { hash } : {}), format: o.format },
+        label: `DSA with ${hash ?? "SHA-256"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
+      };
+    default:
+      return { scheme: { alg: "Ed25519" }, label: "Ed25519 (pure)" };
+  }
+}
+
+const ECDSA_DEFAULT_HASH: Record<string, string> = {
+  "P-256": "SHA-256",
+  "P-384": "SHA-384",
+  "P-521": "SHA-512",
+  secp256k1: "SHA-256",
+};
+
+async function sign(a: {
+  privateKey: string;
+  passphrase: string;
+  data: DataSpec;
+  options: SignatureOptions;
+  output: OutputEncoding;
+}): Promise<{ value: string; label: string; publicPem: string }> {
+  const key = await at(privateKeyFields("privateKey"), () =>
+    c.loadPrivateKey(a.privateKey, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const { scheme, label } = resolveScheme(
+    key.kind,
+    a.options,
+    key.kind === "rsa" && key.pss === true,
+    "privateKey",
+  );
+  const data = await bytesOf("data", a.data);
+  const sig = await at({ WRONG_KEY_TYPE: "privateKey", KEY_TOO_SHORT: "privateKey", default: "hash" }, () =>
+    c.sign(key, data, scheme),
+  );
+  const publicPem = c.exportPublicKeyPem(await c.loadPublicKey(key));
+  return {
+    value: encode(sig, a.output),
+    label: key.kind === "ec" ? label.replace("the curve's hash", ECDSA_DEFAULT_HASH[key.curve] ?? "") : label,
+    publicPem,
+  };
+}
+
+async function verify(a: {
+  publicKey: string;
+  data: DataSpec;
+  signature: DataSpec;
+  options: SignatureOptions;
+}): Promise<{ valid: boolean; label: string }> {
+  const key = await at(privateKeyFields("publicKey"), () => c.loadPublicKey(a.publicKey));
+  const { scheme, label } = resolveScheme(
+    key.kind,
+    a.options,
+    key.kind === "rsa" && key.pss === true,
+    "publicKey",
+  );
+  const data = await bytesOf("data", a.data);
+  const signature = await bytesOf("signature", a.signature);
+  const valid = await at(
+    {
+      WRONG_KEY_TYPE: "publicKey",
+      KEY_TOO_SHORT: "publicKey",
+      UNSUPPORTED_ALGORITHM: "hash",
+      default: "signature",
+    },
+    () => c.verify(key, data, signature, scheme),
+  );
+  return {
+    valid,
+    label: key.kind === "ec" ? label.replace("the curve's hash", ECDSA_DEFAULT_HASH[key.curve] ?? "") : label,
+  };
+}
+
+// ---- key agreement ---------------------------------------------------------------------------------
+
+async function derive(a: {
+  privateKey: string;
+  passphrase: string;
+  peerPublicKey: string;
+  pad: boolean;
+  output: OutputEncoding;
+}): Promise<{ value: string; length: number; kind: string }> {
+  const key = await at(privateKeyFields("privateKey"), () =>
+    c.loadPrivateKey(a.privateKey, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const peer = await at("peerPublicKey", () => c.loadPublicKey(a.peerPublicKey));
+  const secret = await at({ default: "peerPublicKey" }, () =>
+    c.deriveSharedSecret(key, peer, a.pad ? {} : { pad: false }),
+  );
+  return { value: encode(secret, a.output), length: secret.length, kind: key.kind };
+}
+
+// ---- inspector -------------------------------------------------------------------------------------
+
+/** An inspection without the decoded key material (bigints the UI has no use for). */
+export type InspectedBlock = Omit<c.Inspection, "certificate"> & {
+  certificate?: Omit<c.CertificateInfo, "publicKey"> & {
+    publicKey: Omit<c.CertificateInfo["publicKey"], "key">;
+  };
+};
+
+async function inspect(a: { input: string; passphrase: string }): Promise<InspectedBlock[]> {
+  const blocks = await at(privateKeyFields("input"), () =>
+    c.inspect(a.input, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  return blocks.map((b) => {
+    if (!b.certificate) return b;
+    const { key: _key, ...publicKey } = b.certificate.publicKey;
+    return { ...b, certificate: { ...b.certificate, publicKey } };
+  });
+}
+
+export const ops = {
+  hash,
+  hmac,
+  pbkdf2,
+  randomBytes,
+  generateKey,
+  rsaEncrypt,
+  rsaDecrypt,
+  sign,
+  verify,
+  derive,
+  inspect,
+};
+
+export type Ops = typeof ops;
+export type OpName = keyof Ops;
+export type OpArgs<K extends OpName> = Parameters<Ops[K]>[0];
+export type OpResult<K extends OpName> = Awaited<ReturnType<Ops[K]>>;

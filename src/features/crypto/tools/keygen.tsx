@@ -1,0 +1,132 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { notify } from "@/components/hooks/notify";
+import { KEY_ALGORITHM_GROUPS } from "../constants";
+import type { GeneratedKeys } from "../ops";
+import {
+  errorsFrom,
+  type FieldErrors,
+  FormGrid,
+  ResultBox,
+  RunRow,
+  SelectField,
+  TextField,
+  ToolHeading,
+  useCryptoJob,
+} from "../ui";
+
+function summaryLine(k: GeneratedKeys): string {
+  const s = k.summary;
+  const detail = s.ec
+    ? s.ec.curve
+    : s.dh?.group
+      ? `group ${s.dh.group}`
+      : s.dsa
+        ? `p ${s.dsa.pBits} bits, q ${s.dsa.qBits} bits`
+        : `${s.bits} bits`;
+  return `${s.type} key pair, ${detail}; generated in ${(k.millis / 1000).toFixed(2)} s${k.encrypted ? "; private key encrypted (PBES2, PBKDF2-HMAC-SHA-256 600,000 iterations, AES-256-CBC)" : ""}`;
+}
+
+export function KeygenTool() {
+  const [algorithm, setAlgorithm] = useState("Ed25519");
+  const [passphrase, setPassphrase] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [keys, setKeys] = useState<GeneratedKeys | null>(null);
+  const job = useCryptoJob();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setErrors({});
+    try {
+      const r = await job.run(
+        "generateKey",
+        { algorithm, ...(passphrase ? { passphrase } : {}) },
+        { dedicated: true },
+      );
+      setKeys(r);
+      notify.success(`${r.summary.type} key pair generated`);
+    } catch (err) {
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  const base = algorithm.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="tool-keys" noValidate>
+      <ToolHeading id="tool-keys" title="Key generation">
+        A new key pair as PEM (PKCS#8 private key, SPKI public key) and JWK where one is defined. RSA 4096 and
+        DSA (which makes fresh domain parameters) take a few seconds; they run in a background worker and can
+        be cancelled.
+      </ToolHeading>
+      <FormGrid>
+        <SelectField
+          id="keys-algorithm"
+          label="Algorithm"
+          value={algorithm}
+          onChange={setAlgorithm}
+          groups={KEY_ALGORITHM_GROUPS}
+          error={errors.algorithm}
+        />
+        <TextField
+          id="keys-passphrase"
+          label="Passphrase (optional)"
+          type="password"
+          autoComplete="new-password"
+          value={passphrase}
+          onChange={setPassphrase}
+          hint="Encrypts the private key PEM (PKCS#8, AES-256-CBC)"
+          error={errors.passphrase}
+        />
+      </FormGrid>
+      <RunRow job={job.state} label="Generate key pair" pendingLabel="Generating…" error={errors.form} />
+      <p className="mb-4 min-h-5 text-sm text-muted-foreground tabular-nums" aria-live="polite">
+        {keys ? summaryLine(keys) : "Choose an algorithm and press Generate key pair."}
+      </p>
+      <div className="grid gap-x-4 lg:grid-cols-2">
+        <ResultBox
+          id="keys-private"
+          label={keys?.encrypted ? "Encrypted private key (PEM)" : "Private key (PEM)"}
+          value={keys?.privatePem ?? ""}
+          placeholder="The private key appears here. Keep it secret."
+          size="lg"
+          download={{ filename: `${base}-private.pem` }}
+        />
+        <ResultBox
+          id="keys-public"
+          label="Public key (PEM)"
+          value={keys?.publicPem ?? ""}
+          placeholder="The public key appears here."
+          size="lg"
+          download={{ filename: `${base}-public.pem` }}
+        />
+        <ResultBox
+          id="keys-private-jwk"
+          label="Private key (JWK)"
+          value={keys?.privateJwk ?? ""}
+          placeholder={
+            keys && !keys.privateJwk
+              ? keys.encrypted
+                ? "Not shown for an encrypted key: a JWK has no encryption."
+                : "JWK defines no form for this key type."
+              : "The private JWK appears here (RSA, EC, Ed25519, X25519)."
+          }
+          size="lg"
+          download={{ filename: `${base}-private.jwk.json`, type: "application/json" }}
+        />
+        <ResultBox
+          id="keys-public-jwk"
+          label="Public key (JWK)"
+          value={keys?.publicJwk ?? ""}
+          placeholder={
+            keys && !keys.publicJwk
+              ? "JWK defines no form for this key type."
+              : "The public JWK appears here (RSA, EC, Ed25519, X25519)."
+          }
+          size="lg"
+          download={{ filename: `${base}-public.jwk.json`, type: "application/json" }}
+        />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { notify } from "@/components/hooks/notify";
+import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
+import type { OpResult, OutputEncoding } from "../ops";
+import {
+  DataField,
+  type DataValue,
+  dataSpec,
+  emptyData,
+  errorsFrom,
+  type FieldErrors,
+  FormGrid,
+  ResultBox,
+  RunRow,
+  SelectField,
+  TextField,
+  ToolHeading,
+  useCryptoJob,
+} from "../ui";
+
+export function Pbkdf2Tool() {
+  const [password, setPassword] = useState("");
+  const [salt, setSalt] = useState<DataValue>(emptyData("utf8"));
+  const [iterations, setIterations] = useState("600000");
+  const [length, setLength] = useState("32");
+  const [hash, setHash] = useState<(typeof HASHES)[number]>("SHA-256");
+  const [output, setOutput] = useState<OutputEncoding>("hex");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<(OpResult<"pbkdf2"> & { label: string }) | null>(null);
+  const job = useCryptoJob();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const saltSpec = dataSpec(salt);
+    if (!saltSpec) return;
+    const it = Number(iterations.replace(/[\s_,]/g, ""));
+    const len = Number(length);
+    const bad: FieldErrors = {};
+    if (!/^\d[\d\s_,]*$/.test(iterations.trim()) || !Number.isSafeInteger(it) || it < 1) {
+      bad.iterations = "Iterations must be a whole number of at least 1";
+    }
+    if (!/^\d+$/.test(length.trim()) || len < 1)
+      bad.length = "Length must be a whole number of bytes, at least 1";
+    if (Object.keys(bad).length) return setErrors(bad);
+    setErrors({});
+    try {
+      const r = await job.run(
+        "pbkdf2",
+        { password, salt: saltSpec, iterations: it, length: len, hash, output },
+        { dedicated: true },
+      );
+      setResult({
+        ...r,
+        label: `PBKDF2-HMAC-${hash}, ${it.toLocaleString("en-US")} iterations, ${len} bytes`,
+      });
+      notify.success("Key derived");
+    } catch (err) {
+      setResult(null);
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="tool-pbkdf2" noValidate>
+      <ToolHeading id="tool-pbkdf2" title="PBKDF2">
+        Password-based key derivation (RFC 8018). It is meant to be slow: 600,000 iterations of HMAC-SHA-256
+        is OWASP's current figure. It runs in a background worker and can be cancelled.
+      </ToolHeading>
+      <TextField
+        id="pbkdf2-password"
+        label="Password (UTF-8)"
+        value={password}
+        onChange={setPassword}
+        autoComplete="off"
+        spellCheck={false}
+        error={errors.password}
+      />
+      <DataField
+        id="pbkdf2-salt"
+        label="Salt"
+        value={salt}
+        onChange={setSalt}
+        kinds={["utf8", "hex", "base64"]}
+        rows={2}
+        error={errors.salt}
+      />
+      <FormGrid className="sm:grid-cols-4">
+        <TextField
+          id="pbkdf2-iterations"
+          label="Iterations"
+          value={iterations}
+          onChange={setIterations}
+          inputMode="numeric"
+          error={errors.iterations}
+          className="tabular-nums"
+        />
+        <TextField
+          id="pbkdf2-length"
+          label="Length (bytes)"
+          value={length}
+          onChange={setLength}
+          inputMode="numeric"
+          error={errors.length}
+          className="tabular-nums"
+        />
+        <SelectField
+          id="pbkdf2-hash"
+          label="Hash"
+          value={hash}
+          onChange={(v) => setHash(v as typeof hash)}
+          options={HASH_OPTIONS}
+        />
+        <SelectField
+          id="pbkdf2-output"
+          label="Output"
+          value={output}
+          onChange={(v) => setOutput(v as OutputEncoding)}
+          options={OUTPUT_OPTIONS}
+        />
+      </FormGrid>
+      <RunRow job={job.state} label="Derive" pendingLabel="Deriving…" error={errors.form} />
+      <ResultBox
+        id="pbkdf2-result"
+        label="Derived key"
+        value={result?.value ?? ""}
+        placeholder="Enter a password and a salt and press Derive; the key appears here."
+      >
+        {result ? `${result.label}; took ${(result.millis / 1000).toFixed(2)} s` : ""}
+      </ResultBox>
+    </form>
+  );
+}

@@ -1,0 +1,201 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { notify } from "@/components/hooks/notify";
+import { OUTPUT_OPTIONS } from "../constants";
+import type { OutputEncoding, RsaPadding } from "../ops";
+import {
+  DataField,
+  type DataValue,
+  dataSpec,
+  emptyData,
+  errorsFrom,
+  type FieldErrors,
+  FormGrid,
+  PemField,
+  ResultBox,
+  RunRow,
+  SelectField,
+  TextField,
+  ToolHeading,
+  useCryptoJob,
+} from "../ui";
+
+const PADDINGS = [
+  { value: "OAEP-SHA-256", label: "OAEP with SHA-256" },
+  { value: "OAEP-SHA-1", label: "OAEP with SHA-1" },
+  { value: "PKCS1v1.5", label: "PKCS#1 v1.5 (legacy)" },
+];
+
+function EncryptForm() {
+  const [publicKey, setPublicKey] = useState("");
+  const [data, setData] = useState<DataValue>(emptyData());
+  const [padding, setPadding] = useState<RsaPadding>("OAEP-SHA-256");
+  const [output, setOutput] = useState<OutputEncoding>("base64");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<{ value: string; maxLength: number } | null>(null);
+  const job = useCryptoJob();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const spec = dataSpec(data);
+    if (!spec) return;
+    setErrors({});
+    try {
+      setResult(await job.run("rsaEncrypt", { publicKey, data: spec, padding, output }));
+      notify.success("Encrypted");
+    } catch (err) {
+      setResult(null);
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="rsa-encrypt-heading" noValidate className="grid gap-2">
+      <h4 id="rsa-encrypt-heading" className="text-base font-semibold">
+        Encrypt
+      </h4>
+      <PemField
+        id="rsa-enc-key"
+        label="Public key"
+        hint="PEM (SPKI or PKCS#1), base64 or hex DER; a certificate or a private key works too"
+        value={publicKey}
+        onChange={setPublicKey}
+        error={errors.publicKey}
+      />
+      <DataField
+        id="rsa-enc-data"
+        label="Message"
+        value={data}
+        onChange={setData}
+        kinds={["utf8", "hex", "base64"]}
+        rows={3}
+        error={errors.data}
+      />
+      <FormGrid>
+        <SelectField
+          id="rsa-enc-padding"
+          label="Padding"
+          value={padding}
+          onChange={(v) => setPadding(v as RsaPadding)}
+          options={PADDINGS}
+        />
+        <SelectField
+          id="rsa-enc-output"
+          label="Output"
+          value={output}
+          onChange={(v) => setOutput(v as OutputEncoding)}
+          options={OUTPUT_OPTIONS}
+        />
+      </FormGrid>
+      <RunRow job={job.state} label="Encrypt" pendingLabel="Encrypting…" error={errors.form} />
+      <ResultBox
+        id="rsa-enc-result"
+        label="Ciphertext"
+        value={result?.value ?? ""}
+        placeholder="Paste a public key, type a message and press Encrypt; the ciphertext appears here."
+      >
+        {result ? `This key and padding take messages of up to ${result.maxLength} bytes.` : ""}
+      </ResultBox>
+    </form>
+  );
+}
+
+function DecryptForm() {
+  const [privateKey, setPrivateKey] = useState("");
+  const [passphrase, setPassphrase] = useState("");
+  const [data, setData] = useState<DataValue>(emptyData("base64"));
+  const [padding, setPadding] = useState<RsaPadding>("OAEP-SHA-256");
+  const [output, setOutput] = useState<"utf8" | OutputEncoding>("utf8");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<{ value: string; shownAs: string } | null>(null);
+  const job = useCryptoJob();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const spec = dataSpec(data);
+    if (!spec) return;
+    setErrors({});
+    try {
+      setResult(await job.run("rsaDecrypt", { privateKey, passphrase, data: spec, padding, output }));
+      notify.success("Decrypted");
+    } catch (err) {
+      setResult(null);
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="rsa-decrypt-heading" noValidate className="grid gap-2">
+      <h4 id="rsa-decrypt-heading" className="text-base font-semibold">
+        Decrypt
+      </h4>
+      <PemField
+        id="rsa-dec-key"
+        label="Private key"
+        hint="PEM (PKCS#8, encrypted PKCS#8 or PKCS#1), base64 or hex DER"
+        value={privateKey}
+        onChange={setPrivateKey}
+        error={errors.privateKey}
+      />
+      <TextField
+        id="rsa-dec-passphrase"
+        label="Passphrase (if the key is encrypted)"
+        type="password"
+        autoComplete="off"
+        value={passphrase}
+        onChange={setPassphrase}
+        error={errors.passphrase}
+      />
+      <DataField
+        id="rsa-dec-data"
+        label="Ciphertext"
+        value={data}
+        onChange={setData}
+        kinds={["base64", "hex"]}
+        rows={3}
+        error={errors.data}
+      />
+      <FormGrid>
+        <SelectField
+          id="rsa-dec-padding"
+          label="Padding"
+          value={padding}
+          onChange={(v) => setPadding(v as RsaPadding)}
+          options={PADDINGS}
+        />
+        <SelectField
+          id="rsa-dec-output"
+          label="Show plaintext as"
+          value={output}
+          onChange={(v) => setOutput(v as "utf8" | OutputEncoding)}
+          options={[{ value: "utf8", label: "Text (UTF-8)" }, ...OUTPUT_OPTIONS]}
+        />
+      </FormGrid>
+      <RunRow job={job.state} label="Decrypt" pendingLabel="Decrypting…" error={errors.form} />
+      <ResultBox
+        id="rsa-dec-result"
+        label="Plaintext"
+        value={result?.value ?? ""}
+        placeholder="Paste the private key and the ciphertext and press Decrypt; the plaintext appears here."
+      >
+        {result && result.shownAs !== output ? "Not valid UTF-8 text, so shown as hex." : ""}
+      </ResultBox>
+    </form>
+  );
+}
+
+export function RsaTool() {
+  return (
+    <section aria-labelledby="tool-rsa">
+      <ToolHeading id="tool-rsa" title="RSA encryption">
+        Encrypt a short message to an RSA public key and decrypt it with the private key. OAEP is the padding
+        to use; PKCS#1 v1.5 is here for old systems only.
+      </ToolHeading>
+      <div className="grid gap-10">
+        <EncryptForm />
+        <DecryptForm />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,308 @@
+"use client";
+
+import { type FormEvent, useEffect, useState } from "react";
+import { notify } from "@/components/hooks/notify";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
+import { HASH_OPTIONS, OUTPUT_OPTIONS } from "../constants";
+import type { OutputEncoding, SignatureOptions } from "../ops";
+import {
+  DataField,
+  type DataValue,
+  dataSpec,
+  emptyData,
+  errorsFrom,
+  type FieldErrors,
+  FormGrid,
+  PemField,
+  ResultBox,
+  RunRow,
+  SelectField,
+  TextField,
+  ToolHeading,
+  useCryptoJob,
+} from "../ui";
+
+const SCHEMES = [
+  { value: "auto", label: "From the key" },
+  { value: "RSASSA-PKCS1-v1_5", label: "RSA PKCS#1 v1.5" },
+  { value: "RSA-PSS", label: "RSA-PSS" },
+  { value: "ECDSA", label: "ECDSA" },
+  { value: "Ed25519", label: "Ed25519" },
+  { value: "DSA", label: "DSA" },
+];
+
+const SIG_HASHES = [{ value: "default", label: "Default for the key" }, ...HASH_OPTIONS];
+
+const FORMATS = [
+  { value: "der", label: "DER (OpenSSL)" },
+  { value: "raw", label: "Raw r||s (JWS, WebCrypto)" },
+];
+
+function SchemeFields({
+  prefix,
+  options,
+  onChange,
+  errors,
+}: {
+  prefix: string;
+  options: SignatureOptions;
+  onChange: (o: SignatureOptions) => void;
+  errors: FieldErrors;
+}) {
+  return (
+    <FormGrid className="sm:grid-cols-3">
+      <SelectField
+        id={`${prefix}-scheme`}
+        label="Scheme"
+        value={options.scheme}
+        onChange={(v) => onChange({ ...options, scheme: v as SignatureOptions["scheme"] })}
+        options={SCHEMES}
+      />
+      <SelectField
+        id={`${prefix}-hash`}
+        label="Hash"
+        value={options.hash}
+        onChange={(v) => onChange({ ...options, hash: v as SignatureOptions["hash"] })}
+        options={SIG_HASHES}
+        error={errors.hash}
+        disabled={options.scheme === "Ed25519"}
+      />
+      <SelectField
+        id={`${prefix}-format`}
+        label="ECDSA/DSA signature format"
+        value={options.format}
+        onChange={(v) => onChange({ ...options, format: v as SignatureOptions["format"] })}
+        options={FORMATS}
+      />
+    </FormGrid>
+  );
+}
+
+interface Prefill {
+  publicKey: string;
+  data: DataValue;
+  signature: string;
+  encoding: OutputEncoding;
+  options: SignatureOptions;
+  n: number;
+}
+
+const defaultOptions: SignatureOptions = { scheme: "auto", hash: "default", format: "der" };
+
+function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
+  const [privateKey, setPrivateKey] = useState("");
+  const [passphrase, setPassphrase] = useState("");
+  const [data, setData] = useState<DataValue>(emptyData());
+  const [options, setOptions] = useState<SignatureOptions>(defaultOptions);
+  const [output, setOutput] = useState<OutputEncoding>("base64");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<{
+    value: string;
+    label: string;
+    publicPem: string;
+    data: DataValue;
+    options: SignatureOptions;
+    output: OutputEncoding;
+  } | null>(null);
+  const job = useCryptoJob();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const spec = dataSpec(data);
+    if (!spec) return setErrors({ data: "Choose a file to sign" });
+    setErrors({});
+    try {
+      const r = await job.run("sign", { privateKey, passphrase, data: spec, options, output });
+      setResult({ ...r, data, options, output });
+      notify.success("Signed");
+    } catch (err) {
+      setResult(null);
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="sign-heading" noValidate className="grid gap-2">
+      <h4 id="sign-heading" className="text-base font-semibold">
+        Sign
+      </h4>
+      <PemField
+        id="sign-key"
+        label="Private key"
+        hint="PEM (PKCS#8, encrypted PKCS#8, PKCS#1, SEC1 or OpenSSL DSA), base64 or hex DER"
+        value={privateKey}
+        onChange={setPrivateKey}
+        error={errors.privateKey}
+      />
+      <TextField
+        id="sign-passphrase"
+        label="Passphrase (if the key is encrypted)"
+        type="password"
+        autoComplete="off"
+        value={passphrase}
+        onChange={setPassphrase}
+        error={errors.passphrase}
+      />
+      <DataField
+        id="sign-data"
+        label="Message"
+        value={data}
+        onChange={setData}
+        rows={3}
+        error={errors.data}
+      />
+      <SchemeFields prefix="sign" options={options} onChange={setOptions} errors={errors} />
+      <FormGrid>
+        <SelectField
+          id="sign-output"
+          label="Signature output"
+          value={output}
+          onChange={(v) => setOutput(v as OutputEncoding)}
+          options={OUTPUT_OPTIONS}
+        />
+      </FormGrid>
+      <RunRow job={job.state} label="Sign" pendingLabel="Signing…" error={errors.form} />
+      <ResultBox
+        id="sign-result"
+        label="Signature"
+        value={result?.value ?? ""}
+        placeholder="Paste a private key, type a message and press Sign; the signature appears here."
+      >
+        {result ? result.label : ""}
+      </ResultBox>
+      <div className="min-h-8">
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          disabled={!result}
+          className={cn(!result && "invisible")}
+          onClick={() =>
+            result &&
+            onCheck({
+              publicKey: result.publicPem,
+              data: result.data,
+              signature: result.value,
+              encoding: result.output,
+              options: result.options,
+            })
+          }
+        >
+          Check it with Verify
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function VerifyForm({ prefill }: { prefill: Prefill | null }) {
+  const [publicKey, setPublicKey] = useState("");
+  const [data, setData] = useState<DataValue>(emptyData());
+  const [signature, setSignature] = useState<DataValue>(emptyData("base64"));
+  const [options, setOptions] = useState<SignatureOptions>(defaultOptions);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<{ valid: boolean; label: string } | null>(null);
+  const job = useCryptoJob();
+
+  useEffect(() => {
+    if (!prefill) return;
+    setPublicKey(prefill.publicKey);
+    setData(prefill.data);
+    setSignature({ kind: prefill.encoding, text: prefill.signature, file: null });
+    setOptions(prefill.options);
+    setResult(null);
+    setErrors({});
+    document.getElementById("verify-heading")?.scrollIntoView({ behavior: "smooth", block: "start" });
+    document.getElementById("verify-key")?.focus({ preventScroll: true });
+  }, [prefill]);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const spec = dataSpec(data);
+    const sig = dataSpec(signature);
+    if (!spec || !sig) return setErrors({ data: "Choose a file" });
+    setErrors({});
+    try {
+      const r = await job.run("verify", { publicKey, data: spec, signature: sig, options });
+      setResult(r);
+      if (r.valid) notify.success("The signature is valid");
+      else notify.error("The signature is not valid");
+    } catch (err) {
+      setResult(null);
+      setErrors(errorsFrom(err));
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="verify-heading" noValidate className="grid gap-2">
+      <h4 id="verify-heading" className="scroll-mt-24 text-base font-semibold">
+        Verify
+      </h4>
+      <PemField
+        id="verify-key"
+        label="Public key or certificate"
+        hint="PEM (SPKI, PKCS#1 or a certificate), base64 or hex DER"
+        value={publicKey}
+        onChange={setPublicKey}
+        error={errors.publicKey}
+      />
+      <DataField
+        id="verify-data"
+        label="Message"
+        value={data}
+        onChange={setData}
+        rows={3}
+        error={errors.data}
+      />
+      <DataField
+        id="verify-signature"
+        label="Signature"
+        value={signature}
+        onChange={setSignature}
+        kinds={["base64", "hex", "file"]}
+        rows={2}
+        error={errors.signature}
+      />
+      <SchemeFields prefix="verify" options={options} onChange={setOptions} errors={errors} />
+      <RunRow job={job.state} label="Verify" pendingLabel="Verifying…" error={errors.form} />
+      <div
+        id="verify-result"
+        role="status"
+        className={cn(
+          "flex min-h-12 items-center rounded-md border px-3 py-2 text-sm",
+          !result && "border-dashed border-border text-muted-foreground",
+          result?.valid && "border-success/50 bg-success/10 font-medium text-foreground",
+          result && !result.valid && "border-destructive/50 bg-destructive/10 font-medium text-foreground",
+        )}
+      >
+        {result ? (
+          <span>
+            <span className={result.valid ? "text-success" : "text-destructive"}>
+              {result.valid ? "✓ Valid signature" : "✗ Invalid signature"}
+            </span>
+            <span className="font-normal text-muted-foreground"> ({result.label})</span>
+          </span>
+        ) : (
+          "Paste a public key, the message and the signature, then press Verify."
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function SignTool() {
+  const [prefill, setPrefill] = useState<Prefill | null>(null);
+  return (
+    <section aria-labelledby="tool-sign">
+      <ToolHeading id="tool-sign" title="Sign and verify">
+        Digital signatures with RSA (PKCS#1 v1.5 and PSS), ECDSA (P-256, P-384, P-521, secp256k1), Ed25519 and
+        DSA. The scheme follows the key unless you choose one.
+      </ToolHeading>
+      <div className="grid gap-10">
+        <SignForm onCheck={(p) => setPrefill((old) => ({ ...p, n: (old?.n ?? 0) + 1 }))} />
+        <VerifyForm prefill={prefill} />
+      </div>
+    </section>
+  );
+}

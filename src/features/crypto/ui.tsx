@@ -1,0 +1,532 @@
+"use client";
+
+import { Check, Copy, Download, Loader2 } from "lucide-react";
+import type * as React from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { notify } from "@/components/hooks/notify";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
+import { cn } from "@/lib/utils";
+import { ABORTED, runCrypto, WorkbenchError } from "./client";
+import type { DataSpec, OpArgs, OpName, OpResult, TextKind } from "./ops";
+
+// ---- running operations ----------------------------------------------------------------------------
+
+export interface JobState {
+  pending: boolean;
+  cancellable: boolean;
+  progress: { done: number; total: number | undefined } | null;
+  startedAt: number;
+  cancel: () => void;
+}
+
+/** Runs worker operations for one form: pending state, progress, cancel, and cancel on unmount. */
+export function useCryptoJob() {
+  const [pending, setPending] = useState(false);
+  const [cancellable, setCancellable] = useState(false);
+  const [progress, setProgress] = useState<JobState["progress"]>(null);
+  const [startedAt, setStartedAt] = useState(0);
+  const current = useRef<AbortController | null>(null);
+
+  const run = useCallback(
+    async <K extends OpName>(op: K, args: OpArgs<K>, opts: { dedicated?: boolean } = {}) => {
+      current.current?.abort();
+      const controller = new AbortController();
+      current.current = controller;
+      setPending(true);
+      setCancellable(Boolean(opts.dedicated));
+      setProgress(null);
+      setStartedAt(Date.now());
+      try {
+        return (await runCrypto(op, args, {
+          signal: controller.signal,
+          dedicated: opts.dedicated ?? false,
+          onProgress: (done, total) => setProgress({ done, total }),
+        })) as OpResult<K>;
+      } finally {
+        if (current.current === controller) {
+          current.current = null;
+          setPending(false);
+        }
+      }
+    },
+    [],
+  );
+  const cancel = useCallback(() => current.current?.abort(), []);
+  useEffect(() => () => current.current?.abort(), []);
+  const state: JobState = { pending, cancellable, progress, startedAt, cancel };
+  return { ...state, run, state };
+}
+
+export type FieldErrors = Record<string, string | undefined>;
+
+/** Turns a failed operation into inline errors (by field; `form` for the rest) and a toast. */
+export function errorsFrom(error: unknown, fallbackField = "form"): FieldErrors {
+  if (error instanceof WorkbenchError) {
+    if (error.code === ABORTED) {
+      notify.info("Cancelled");
+      return { form: "Cancelled. Your inputs are as you left them." };
+    }
+    notify.error(error.message);
+    return { [error.field ?? fallbackField]: error.message };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  notify.error(message);
+  return { form: message };
+}
+
+// ---- layout ----------------------------------------------------------------------------------------
+
+export function ToolHeading({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="mb-6">
+      <h3 id={id} className="text-xl font-semibold tracking-tight">
+        {title}
+      </h3>
+      <p className="mt-1 text-sm text-muted-foreground">{children}</p>
+    </div>
+  );
+}
+
+export function SectionHeading({ children }: { children: React.ReactNode }) {
+  return <h4 className="text-base font-semibold">{children}</h4>;
+}
+
+export function FormGrid({ className, ...props }: React.ComponentProps<"div">) {
+  return <div className={cn("grid gap-x-4 gap-y-1 sm:grid-cols-2", className)} {...props} />;
+}
+
+// ---- inputs ----------------------------------------------------------------------------------------
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export function SelectField({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+  groups,
+  hint,
+  error,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options?: readonly Option[];
+  groups?: readonly { label: string; options: readonly Option[] }[];
+  hint?: string;
+  error?: string | undefined;
+  disabled?: boolean;
+}) {
+  return (
+    <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
+      {(props) => (
+        <NativeSelect {...props} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+          {options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+          {groups?.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {g.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </NativeSelect>
+      )}
+    </Field>
+  );
+}
+
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  hint,
+  error,
+  type = "text",
+  ...rest
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  error?: string | undefined;
+} & Omit<React.ComponentProps<"input">, "id" | "value" | "onChange">) {
+  return (
+    <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
+      {(props) => (
+        <Input
+          {...props}
+          {...rest}
+          type={type}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className={cn(type === "number" && "tabular-nums", rest.className)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A key/PEM textarea: monospace, no spellcheck, fixed height. */
+export function PemField({
+  id,
+  label,
+  value,
+  onChange,
+  hint,
+  error,
+  placeholder = "-----BEGIN …-----",
+  rows = 6,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  error?: string | undefined;
+  placeholder?: string;
+  rows?: number;
+}) {
+  return (
+    <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
+      {(props) => (
+        <Textarea
+          {...props}
+          value={value}
+          rows={rows}
+          placeholder={placeholder}
+          spellCheck={false}
+          autoCapitalize="off"
+          autoComplete="off"
+          autoCorrect="off"
+          onChange={(e) => onChange(e.target.value)}
+          className="min-h-0 resize-y font-mono text-xs leading-5 sm:text-xs"
+        />
+      )}
+    </Field>
+  );
+}
+
+export interface DataValue {
+  kind: TextKind | "file";
+  text: string;
+  file: File | null;
+}
+
+export const emptyData = (kind: TextKind = "utf8"): DataValue => ({ kind, text: "", file: null });
+
+const KIND_LABELS: Record<DataValue["kind"], string> = {
+  utf8: "Text (UTF-8)",
+  hex: "Hex",
+  base64: "Base64",
+  file: "File",
+};
+
+/** The value a worker operation takes; `null` (with an error to show) when a file is missing. */
+export function dataSpec(v: DataValue): DataSpec | null {
+  if (v.kind === "file") return v.file ? { kind: "file", file: v.file } : null;
+  return { kind: v.kind, text: v.text };
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} ${n === 1 ? "byte" : "bytes"}`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+/** Bytes typed as UTF-8 text, hex or base64, or read from a file; the format is chosen beside the label. */
+export function DataField({
+  id,
+  label,
+  value,
+  onChange,
+  kinds = ["utf8", "hex", "base64", "file"],
+  error,
+  rows = 4,
+  placeholder,
+}: {
+  id: string;
+  label: string;
+  value: DataValue;
+  onChange: (value: DataValue) => void;
+  kinds?: readonly DataValue["kind"][];
+  error?: string | undefined;
+  rows?: number;
+  placeholder?: string;
+}) {
+  const errorId = `${id}-error`;
+  const infoId = `${id}-info`;
+  const describedBy = [value.kind === "file" ? infoId : null, error ? errorId : null]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <div className="grid gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <Label htmlFor={id}>{label}</Label>
+        <div className="flex items-center gap-2">
+          <Label htmlFor={`${id}-kind`} className="font-normal text-muted-foreground">
+            Input as
+          </Label>
+          <NativeSelect
+            id={`${id}-kind`}
+            value={value.kind}
+            onChange={(e) => onChange({ ...value, kind: e.target.value as DataValue["kind"] })}
+            className="h-8 w-auto py-0 text-sm"
+          >
+            {kinds.map((k) => (
+              <option key={k} value={k}>
+                {KIND_LABELS[k]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
+      {value.kind === "file" ? (
+        <div className="grid gap-2">
+          <input
+            id={id}
+            type="file"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy || undefined}
+            onChange={(e) => onChange({ ...value, file: e.target.files?.[0] ?? null })}
+            className="block w-full rounded-md border border-input bg-background text-sm text-muted-foreground file:mr-3 file:h-10 file:border-0 file:border-r file:border-border file:bg-muted file:px-4 file:text-sm file:font-medium file:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring aria-invalid:border-destructive"
+          />
+          <p id={infoId} className="min-h-5 text-xs text-muted-foreground tabular-nums">
+            {value.file
+              ? `${value.file.name}: ${formatBytes(value.file.size)}. Read in your browser only.`
+              : "Choose a file; it is read in your browser only."}
+          </p>
+        </div>
+      ) : (
+        <Textarea
+          id={id}
+          rows={rows}
+          value={value.text}
+          placeholder={placeholder ?? (value.kind === "hex" ? "e.g. 48 65 6c 6c 6f" : undefined)}
+          spellCheck={value.kind === "utf8" ? undefined : false}
+          autoCapitalize="off"
+          autoComplete="off"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => onChange({ ...value, text: e.target.value })}
+          className={cn("min-h-0 resize-y", value.kind !== "utf8" && "font-mono text-sm sm:text-sm")}
+        />
+      )}
+      <p id={errorId} className="min-h-5 text-sm text-destructive" aria-live="polite">
+        {error ?? ""}
+      </p>
+    </div>
+  );
+}
+
+// ---- the submit row: button, progress, cancel ----------------------------------------------------
+
+const PROGRESS_THRESHOLD = 1024 * 1024;
+
+export function RunRow({
+  job,
+  label,
+  pendingLabel,
+  error,
+  errorId,
+}: {
+  job: JobState;
+  label: string;
+  pendingLabel?: string;
+  error?: string | undefined;
+  errorId?: string;
+}) {
+  const [now, setNow] = useState(0);
+  useEffect(() => {
+    if (!job.pending) return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(t);
+  }, [job.pending]);
+  const { progress } = job;
+  const showBar = job.pending && progress?.total !== undefined && progress.total > PROGRESS_THRESHOLD;
+  const percent = showBar && progress?.total ? Math.floor((progress.done / progress.total) * 100) : 0;
+  const elapsed = job.pending ? Math.max(0, (now - job.startedAt) / 1000) : 0;
+  return (
+    <div className="grid gap-2">
+      <div className="flex min-h-10 flex-wrap items-center gap-3">
+        <Button type="submit" disabled={job.pending} aria-busy={job.pending || undefined}>
+          {job.pending ? <Loader2 className="animate-spin" aria-hidden /> : null}
+          {job.pending && pendingLabel ? pendingLabel : label}
+        </Button>
+        {job.pending && job.cancellable ? (
+          <Button type="button" variant="outline" onClick={job.cancel}>
+            Cancel
+          </Button>
+        ) : null}
+        {showBar && progress?.total ? (
+          <div className="flex min-w-40 flex-1 items-center gap-3">
+            <progress
+              aria-label="Progress"
+              value={progress.done}
+              max={progress.total}
+              className="h-2 flex-1 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-muted [&::-webkit-progress-value]:bg-primary [&::-moz-progress-bar]:bg-primary"
+            />
+            <span className="text-sm text-muted-foreground tabular-nums" aria-live="off">
+              {percent}% of {formatBytes(progress.total)}
+            </span>
+          </div>
+        ) : job.pending && elapsed >= 0.4 ? (
+          <span className="text-sm text-muted-foreground tabular-nums">Working… {elapsed.toFixed(1)} s</span>
+        ) : null}
+      </div>
+      <p id={errorId} role="status" className="min-h-5 text-sm text-destructive">
+        {error ?? ""}
+      </p>
+    </div>
+  );
+}
+
+// ---- results ---------------------------------------------------------------------------------------
+
+async function copyText(text: string, what: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notify.success(`${what} copied`);
+    return true;
+  } catch {
+    notify.error("Could not copy: select the text and copy it by hand");
+    return false;
+  }
+}
+
+export function CopyButton({ text, what, disabled }: { text: string; what: string; disabled?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      size="sm"
+      disabled={disabled || !text}
+      aria-label={`Copy ${what.toLowerCase()}`}
+      onClick={async () => setCopied(await copyText(text, what))}
+    >
+      {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+      {copied ? "Copied" : "Copy"}
+    </Button>
+  );
+}
+
+export function DownloadButton({
+  text,
+  filename,
+  what,
+  type = "application/x-pem-file",
+}: {
+  text: string;
+  filename: string;
+  what: string;
+  type?: string;
+}) {
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      size="sm"
+      disabled={!text}
+      aria-label={`Download ${what.toLowerCase()} as ${filename}`}
+      onClick={() => {
+        const url = URL.createObjectURL(new Blob([text], { type }));
+        const a = document.createElement("a");
+        a.href = url;
+        a.download = filename;
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        notify.success(`Saved ${filename}`);
+      }}
+    >
+      <Download aria-hidden />.{filename.split(".").pop()}
+    </Button>
+  );
+}
+
+/**
+ * A machine string (hash, key, signature) in a monospace box with a copy button. The box keeps its
+ * height whether or not there is a value, so results appearing shift nothing; long values scroll.
+ */
+export function ResultBox({
+  id,
+  label,
+  value,
+  placeholder,
+  size = "sm",
+  download,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  /** sm: a hash or a signature; lg: a PEM key. */
+  size?: "sm" | "lg";
+  download?: { filename: string; type?: string };
+  children?: React.ReactNode;
+}) {
+  return (
+    <div className="grid gap-2">
+      <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <div className="flex gap-2">
+          <CopyButton text={value} what={label} />
+          {download ? (
+            <DownloadButton
+              text={value}
+              what={label}
+              filename={download.filename}
+              {...(download.type ? { type: download.type } : {})}
+            />
+          ) : null}
+        </div>
+      </div>
+      <output
+        id={id}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        className={cn(
+          "block overflow-auto rounded-md border border-border bg-muted/40 px-3 py-2 font-mono text-sm leading-6 break-all whitespace-pre-wrap tabular-nums focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring",
+          size === "sm" ? "h-28" : "h-60 text-xs leading-5",
+          !value && "text-muted-foreground font-sans",
+        )}
+      >
+        {value || placeholder}
+      </output>
+      <div className="min-h-5 text-xs text-muted-foreground tabular-nums">{children}</div>
+    </div>
+  );
+}
