@@ -90,10 +90,13 @@ export class Evaluator {
         node.len,
       );
     }
-    if ((++this.ops & 15) === 0 && now() > this.ctx.deadline) {
-      throw new EngineError("limit", "The calculation took too long", node.pos, node.len);
-    }
+    if ((++this.ops & 15) === 0) this.checkTime(node);
     return x;
+  }
+
+  private checkTime(node: Node): void {
+    if (now() > this.ctx.deadline)
+      throw new EngineError("limit", "The calculation took too long", node.pos, node.len);
   }
 
   eval(node: Node): Val {
@@ -307,6 +310,7 @@ export class Evaluator {
         );
     }
     const x = (args[0] as Val).v;
+    this.checkTime(node); // functions can be slow: check the budget before each call
     try {
       return {
         v: this.check(this.apply(name, x, args, node), node),
