@@ -34,7 +34,15 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), NODE_ENV: "production" },
+    // Sign-in/sign-up limits are raised for the suite, which signs in far more often than a person;
+    // the limits themselves are tested at the integration level.
+    env: {
+      PORT: String(port),
+      NODE_ENV: "production",
+      APP_URL: baseURL,
+      AUTH_SIGN_IN_LIMIT: "1000",
+      AUTH_SIGN_UP_LIMIT: "1000",
+    },
     stdout: "pipe",
     stderr: "pipe",
   },

@@ -21,7 +21,15 @@ const schema = z
     DATABASE_MODE: z.enum(["embedded", "external"]).default("external"),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     ABACUS_DATA_DIR: z.string().optional(),
+    PORT: z.coerce.number({ error: "must be a port number" }).int().min(1).max(65_535).default(3000),
     APP_URL: z.url({ error: "must be an absolute URL such as https://abacus.example.com" }).optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL, such as smtps://user:pass@mail.example.com")
+      .optional(),
+    MAIL_FROM: z.string().default("Abacus <no-reply@abacus.local>"),
+    AUTH_SIGN_IN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    AUTH_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     TRUST_PROXY: z.coerce
       .number({ error: "must be the number of reverse proxies in front of the app (0 for none)" })
       .int()

@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import { ComingSoon } from "@/components/shell/coming-soon";
+import { MANAGER_ROLES, requireOrgRole } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Checkout" };
 
-export default function Page() {
+export default async function Page() {
+  await requireOrgRole("/checkout", MANAGER_ROLES);
   return (
     <ComingSoon
       title="Checkout"
-      description="Checkout opens with accounts and billing. Until then no plan can be bought and no card is taken."
+      description="Checkout arrives with billing. Until then no plan can be bought and no card is taken; every organization is on the Free plan."
     />
   );
 }

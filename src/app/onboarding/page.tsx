@@ -1,13 +1,66 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { redirect } from "next/navigation";
+import { planPriceUsd, plans } from "@/core/billing/plans";
+import { ROUNDING_MODES } from "@/core/decimal/rounding";
+import { CURRENCIES } from "@/core/money/currencies";
+import { loadMeSummary } from "@/features/account/queries";
+import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
+import { OnboardingFlow } from "@/features/onboarding/onboarding-flow";
+import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/service";
+import { requireUser } from "@/server/authz";
+import { getDb } from "@/server/db/client";
 
 export const metadata: Metadata = { title: "Welcome to Abacus" };
 
-export default function Page() {
+export default async function OnboardingPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ invitation?: string }>;
+}) {
+  const { invitation } = await searchParams;
+  const path = invitation ? `/onboarding?invitation=${encodeURIComponent(invitation)}` : "/onboarding";
+  const viewer = await requireUser(path, { allowOnboarding: true });
+  const db = getDb();
+  const invitations = await pendingInvitationsFor(db, viewer.user.email);
+
+  if (viewer.user.onboardingStep === "done") {
+    const match = invitations.find((i) => i.id === invitation);
+    if (invitation) return <AcceptInvitation invitation={match ?? null} />;
+    redirect("/dashboard");
+  }
+
+  const me = await loadMeSummary(db, viewer);
+  const active = me.organizations.find((o) => o.id === me.activeOrganizationId) ?? null;
+  const preferences = (active && (await organizationPreferences(db, active.id))) || {
+    defaultCurrency: "USD",
+    roundingMode: "half-even",
+    precision: 20,
+  };
   return (
-    <ComingSoon
-      title="Welcome to Abacus"
-      description="The first-run flow (profile, organization, preferences and plan) arrives with accounts."
+    <OnboardingFlow
+      data={{
+        step: viewer.user.onboardingStep,
+        name: viewer.user.name,
+        invitations: invitations.map(({ id, organizationName, role, inviterName }) => ({
+          id,
+          organizationName,
+          role,
+          inviterName,
+        })),
+        highlightInvitation: invitation ?? null,
+        organizations: me.organizations,
+        activeOrganization: active ? { name: active.name, role: active.role } : null,
+        preferences,
+        currencies: CURRENCIES.map((c) => ({ code: c.code, name: c.name })),
+        roundingModes: ROUNDING_MODES,
+        plans: plans.map((p) => ({
+          id: p.id,
+          name: p.name,
+          tagline: p.tagline,
+          monthly: planPriceUsd(p, "monthly"),
+          yearly: planPriceUsd(p, "yearly"),
+        })),
+      }}
     />
   );
 }

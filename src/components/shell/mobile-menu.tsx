@@ -5,12 +5,19 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef } from "react";
 import { navLinks } from "./nav-links";
+import { signOutAndLeave } from "./sign-out";
 
 /**
  * The navigation below 768 px, in a native modal <dialog>: the browser traps focus in it, makes
  * the page behind inert and closes it on Escape, with no dialog library on every page.
  */
-export function MobileMenu({ authLinks }: { authLinks: { href: string; label: string }[] }) {
+export function MobileMenu({
+  authLinks,
+  signOut = false,
+}: {
+  authLinks: { href: string; label: string }[];
+  signOut?: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const pathname = usePathname();
   const close = () => dialog.current?.close();
@@ -59,6 +66,18 @@ export function MobileMenu({ authLinks }: { authLinks: { href: string; label: st
               {link.label}
             </Link>
           ))}
+          {signOut ? (
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                void signOutAndLeave();
+              }}
+              className="rounded-md px-3 py-3 text-left text-base hover:bg-muted"
+            >
+              Sign out
+            </button>
+          ) : null}
         </nav>
       </dialog>
     </>

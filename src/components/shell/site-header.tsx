@@ -1,14 +1,7 @@
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { HeaderAuth } from "./header-auth";
 import { Logo } from "./logo";
-import { MobileMenu } from "./mobile-menu";
 import { MainNav } from "./nav";
 import { ThemeSwitcher } from "./theme-switcher";
-
-const signedOutLinks = [
-  { href: "/sign-in", label: "Sign in" },
-  { href: "/sign-up", label: "Get started" },
-];
 
 export function SiteHeader() {
   return (
@@ -18,15 +11,7 @@ export function SiteHeader() {
         <MainNav />
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           <ThemeSwitcher />
-          <div className="hidden items-center gap-2 sm:flex">
-            <Button asChild variant="ghost" size="sm">
-              <Link href="/sign-in">Sign in</Link>
-            </Button>
-            <Button asChild size="sm">
-              <Link href="/sign-up">Get started</Link>
-            </Button>
-          </div>
-          <MobileMenu authLinks={signedOutLinks} />
+          <HeaderAuth />
         </div>
       </div>
     </header>

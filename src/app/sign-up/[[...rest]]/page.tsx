@@ -1,13 +1,40 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { safeRedirectPath } from "@/core/auth/redirect";
+import { AuthCard } from "@/features/auth/auth-card";
+import { SignUpForm } from "@/features/auth/sign-up-form";
+import { getViewer } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Create your account" };
 
-export default function Page() {
+// Every sub-path (/sign-up/anything) reaches this screen.
+export default async function SignUpPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ redirect_url?: string }>;
+}) {
+  const { redirect_url } = await searchParams;
+  const target = safeRedirectPath(redirect_url, "/onboarding");
+  if (await getViewer()) redirect(safeRedirectPath(redirect_url));
+  const keep = redirect_url ? `?redirect_url=${encodeURIComponent(target)}` : "";
   return (
-    <ComingSoon
+    <AuthCard
       title="Create your account"
-      description="Accounts are not open yet. Sign-up with email and password arrives shortly."
-    />
+      description="Free to start. No card needed."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link
+            href={`/sign-in${keep}`}
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <SignUpForm redirectUrl={target} />
+    </AuthCard>
   );
 }

@@ -1,0 +1,65 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { MobileMenu } from "./mobile-menu";
+import { useViewer } from "./viewer-store";
+
+// The signed-in menus use Radix dropdowns; they load only for signed-in visitors.
+const SignedInMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
+  ssr: false,
+  loading: () => <div className="h-10 w-52" aria-hidden />,
+});
+
+const signedOutLinks = [
+  { href: "/sign-in", label: "Sign in" },
+  { href: "/sign-up", label: "Get started" },
+];
+
+/**
+ * The header's account area. Pages are static, so who is signed in is asked after the page
+ * loads; a box of fixed size holds the place meanwhile so nothing shifts.
+ */
+export function HeaderAuth() {
+  const viewer = useViewer();
+  if (viewer.status === "signed-in") {
+    const me = viewer.me;
+    const links = [
+      { href: "/dashboard", label: "Dashboard" },
+      { href: "/user-profile", label: "Profile" },
+      { href: "/organization-profile", label: "Organization" },
+      ...(me.user.isAdmin ? [{ href: "/admin", label: "Admin" }] : []),
+    ];
+    return (
+      <>
+        <div className="hidden items-center gap-2 sm:flex">
+          <SignedInMenus me={me} />
+        </div>
+        <MobileMenu authLinks={links} signOut />
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="hidden min-w-44 items-center justify-end gap-2 sm:flex">
+        {viewer.status === "signed-out" ? (
+          <>
+            <Link
+              href="/sign-in"
+              className="inline-flex h-8 items-center rounded-md px-3 text-[13px] font-medium hover:bg-muted"
+            >
+              Sign in
+            </Link>
+            <Link
+              href="/sign-up"
+              className="inline-flex h-8 items-center rounded-md bg-primary px-3 text-[13px] font-medium text-primary-foreground hover:bg-primary/90"
+            >
+              Get started
+            </Link>
+          </>
+        ) : null}
+      </div>
+      <MobileMenu authLinks={viewer.status === "signed-out" ? signedOutLinks : []} />
+    </>
+  );
+}

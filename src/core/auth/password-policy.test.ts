@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { passwordProblem } from "./password-policy";
+
+describe("passwordProblem", () => {
+  it("accepts a long, uncommon password", () => {
+    expect(passwordProblem("correct horse battery staple")).toBeNull();
+  });
+
+  it("rejects short and overlong passwords with the limit in the message", () => {
+    expect(passwordProblem("abc123")).toBe("Use at least 10 characters.");
+    expect(passwordProblem("x".repeat(129).replace(/^x/, "y"))).toBe("Use at most 128 characters.");
+  });
+
+  it("rejects passwords from the common list, whatever their case", () => {
+    expect(passwordProblem("password123")).toMatch(/most common/);
+    expect(passwordProblem("QWERTYUIOP")).toMatch(/most common/);
+    expect(passwordProblem("1q2w3e4r5t")).toMatch(/most common/);
+  });
+
+  it("rejects a single repeated character", () => {
+    expect(passwordProblem("zzzzzzzzzzzz")).toMatch(/repeated/);
+  });
+});

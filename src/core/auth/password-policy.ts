@@ -1,0 +1,20 @@
+import { dictionary } from "@zxcvbn-ts/language-common";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./constants";
+
+// The ~49,000 most common passwords (zxcvbn-ts's list, MIT), compared case-insensitively.
+let common: Set<string> | undefined;
+function commonPasswords(): Set<string> {
+  common ??= new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()));
+  return common;
+}
+
+/** Why a password is not acceptable, or null when it is. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters.`;
+  if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters.`;
+  if (commonPasswords().has(password.toLowerCase())) {
+    return "This password is one of the most common ones. Choose one that is harder to guess.";
+  }
+  if (/^(.)\1+$/.test(password)) return "A single repeated character is too easy to guess.";
+  return null;
+}

@@ -1,0 +1,37 @@
+/**
+ * The onboarding flow as a small state machine. The user's current step is stored on the server;
+ * finishing a step moves forward one, Back moves to the previous step, and no step can be skipped.
+ */
+export const ONBOARDING_STEPS = ["profile", "organization", "preferences", "plan"] as const;
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number] | "done";
+
+export const STEP_TITLES: Record<(typeof ONBOARDING_STEPS)[number], string> = {
+  profile: "Your profile",
+  organization: "Your organization",
+  preferences: "Preferences",
+  plan: "Choose a plan",
+};
+
+export function stepNumber(step: OnboardingStep): number {
+  return step === "done" ? ONBOARDING_STEPS.length + 1 : ONBOARDING_STEPS.indexOf(step) + 1;
+}
+
+/** The step after finishing `completed`, given where the user is now (never moves backwards). */
+export function afterCompleting(
+  current: OnboardingStep,
+  completed: (typeof ONBOARDING_STEPS)[number],
+): OnboardingStep {
+  const next: OnboardingStep = ONBOARDING_STEPS[ONBOARDING_STEPS.indexOf(completed) + 1] ?? "done";
+  return stepNumber(next) > stepNumber(current) ? next : current;
+}
+
+/** Whether the user may complete `step` now: only the current step, or one already passed. */
+export function canComplete(current: OnboardingStep, step: (typeof ONBOARDING_STEPS)[number]): boolean {
+  return current !== "done" && stepNumber(step) <= stepNumber(current);
+}
+
+export function previousStep(current: OnboardingStep): OnboardingStep | null {
+  if (current === "done") return null;
+  const index = ONBOARDING_STEPS.indexOf(current);
+  return index > 0 ? (ONBOARDING_STEPS[index - 1] ?? null) : null;
+}

@@ -1,0 +1,211 @@
+"use client";
+
+import { Monitor } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { callAction } from "@/components/hooks/call-action";
+import { notify } from "@/components/hooks/notify";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { refreshViewer } from "@/components/shell/viewer-store";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { PASSWORD_MIN } from "@/core/auth/constants";
+import {
+  changeEmailAction,
+  changePasswordAction,
+  deleteAccountAction,
+  revokeSessionAction,
+  updateNameAction,
+} from "./actions";
+
+export function NameForm({ name }: { name: string }) {
+  const router = useRouter();
+  const form = useActionForm({ name }, updateNameAction, {
+    idPrefix: "profile",
+    success: "Name saved.",
+    onSuccess: () => {
+      void refreshViewer();
+      router.refresh();
+    },
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="profile-name" label="Name" error={form.fieldErrors.name}>
+        {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
+      </Field>
+      <div>
+        <SubmitButton pending={form.pending} variant="outline">
+          Save name
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function EmailForm({ email }: { email: string }) {
+  const router = useRouter();
+  const form = useActionForm({ email }, changeEmailAction, {
+    idPrefix: "profile",
+    success: "Email address changed.",
+    onSuccess: () => {
+      void refreshViewer();
+      router.refresh();
+    },
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="profile-email" label="Email" error={form.fieldErrors.email}>
+        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
+      </Field>
+      <div>
+        <SubmitButton pending={form.pending} variant="outline">
+          Change email
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function PasswordForm() {
+  const router = useRouter();
+  const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
+  const form = useActionForm(empty, changePasswordAction, {
+    idPrefix: "password",
+    success: "Password changed. Your other sessions were signed out.",
+    resetOnSuccess: true,
+    onSuccess: () => router.refresh(),
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="password-currentPassword" label="Current password" error={form.fieldErrors.currentPassword}>
+        {(props) => (
+          <Input
+            {...props}
+            {...form.field("currentPassword")}
+            type="password"
+            autoComplete="current-password"
+          />
+        )}
+      </Field>
+      <Field
+        id="password-newPassword"
+        label="New password"
+        hint={`At least ${PASSWORD_MIN} characters, and not a common password.`}
+        error={form.fieldErrors.newPassword}
+      >
+        {(props) => (
+          <Input {...props} {...form.field("newPassword")} type="password" autoComplete="new-password" />
+        )}
+      </Field>
+      <Field
+        id="password-confirmPassword"
+        label="Confirm new password"
+        error={form.fieldErrors.confirmPassword}
+      >
+        {(props) => (
+          <Input {...props} {...form.field("confirmPassword")} type="password" autoComplete="new-password" />
+        )}
+      </Field>
+      <FormError id="password-error" message={form.formError} />
+      <div>
+        <SubmitButton pending={form.pending} variant="outline">
+          Change password
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export type SessionRow = {
+  id: string;
+  current: boolean;
+  device: string;
+  ip: string | null;
+  lastActive: string;
+};
+
+export function SessionList({ sessions }: { sessions: SessionRow[] }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  function revoke(sessionId: string) {
+    startTransition(async () => {
+      const result = await callAction(() => revokeSessionAction({ sessionId }));
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      notify.success("Session revoked. That device is signed out.");
+      router.refresh();
+    });
+  }
+  return (
+    <ul className="grid gap-2" aria-label="Active sessions">
+      {sessions.map((s) => (
+        <li
+          key={s.id}
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-border p-3"
+        >
+          <div className="flex min-w-0 items-start gap-3">
+            <Monitor className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
+            <div className="min-w-0 text-sm">
+              <p className="truncate font-medium">
+                {s.device}
+                {s.current ? (
+                  <span className="ml-2 rounded-full bg-accent px-2 py-0.5 text-xs text-accent-foreground">
+                    This device
+                  </span>
+                ) : null}
+              </p>
+              <p className="text-muted-foreground">
+                {s.ip ? `${s.ip} · ` : ""}Last active {s.lastActive}
+              </p>
+            </div>
+          </div>
+          {s.current ? null : (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => revoke(s.id)}
+              disabled={pending}
+              aria-label={`Revoke ${s.device}, last active ${s.lastActive}`}
+            >
+              Revoke
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function DeleteAccountForm() {
+  const form = useActionForm({ password: "", confirm: "" }, deleteAccountAction, {
+    idPrefix: "delete",
+    success: "Your account has been deleted.",
+    onSuccess: () => {
+      void refreshViewer();
+      window.location.assign("/");
+    },
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <p className="mb-3 text-sm text-muted-foreground">
+        This deletes your account, your sessions and your memberships. Organizations you own stay for their
+        other members. It cannot be undone.
+      </p>
+      <Field id="delete-password" label="Password" error={form.fieldErrors.password}>
+        {(props) => (
+          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
+        )}
+      </Field>
+      <Field id="delete-confirm" label="Type DELETE to confirm" error={form.fieldErrors.confirm}>
+        {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
+      </Field>
+      <div>
+        <SubmitButton pending={form.pending} variant="destructive">
+          Delete my account
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+import "server-only";
+import { asc, eq } from "drizzle-orm";
+import type { Viewer } from "@/server/authz";
+import type { Db } from "@/server/db/client";
+import { member, organization } from "@/server/db/schema";
+
+export type MeSummary = {
+  user: { name: string; email: string; isAdmin: boolean; onboarded: boolean };
+  impersonating: boolean;
+  activeOrganizationId: string | null;
+  organizations: { id: string; name: string; slug: string; role: string }[];
+};
+
+export async function loadMeSummary(db: Db, viewer: Viewer): Promise<MeSummary> {
+  const organizations = await db
+    .select({ id: organization.id, name: organization.name, slug: organization.slug, role: member.role })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(eq(member.userId, viewer.user.id))
+    .orderBy(asc(organization.name));
+  const active = organizations.some((o) => o.id === viewer.activeOrganizationId)
+    ? viewer.activeOrganizationId
+    : null;
+  return {
+    user: {
+      name: viewer.user.name,
+      email: viewer.user.email,
+      isAdmin: viewer.user.role === "admin",
+      onboarded: viewer.user.onboardingStep === "done",
+    },
+    impersonating: viewer.impersonatedBy !== null,
+    activeOrganizationId: active,
+    organizations,
+  };
+}

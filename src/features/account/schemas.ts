@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { emailField, nameField } from "@/features/auth/schemas";
+
+export const nameSchema = z.object({ name: nameField });
+export const emailSchema = z.object({ email: emailField });
+export const passwordSchema = z
+  .object({
+    currentPassword: z.string().min(1, "Enter your current password."),
+    newPassword: z.string().min(1, "Choose a new password.").max(128, "Use at most 128 characters."),
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ["confirmPassword"],
+    message: "The two new passwords do not match.",
+  });
+export const sessionIdSchema = z.object({ sessionId: z.string().min(1) });
+export const deleteAccountSchema = z.object({
+  password: z.string().min(1, "Enter your password to confirm."),
+  confirm: z.literal("DELETE", "Type DELETE to confirm."),
+});

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+export const emailField = z
+  .string()
+  .trim()
+  .min(1, "Enter your email address.")
+  .max(254, "That email address is too long.")
+  .pipe(z.email("Enter a valid email address, like name@example.com."))
+  .transform((value) => value.toLowerCase());
+
+export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+
+export const signInSchema = z.object({
+  email: emailField,
+  password: z.string().min(1, "Enter your password.").max(128, "Use at most 128 characters."),
+  redirectUrl: z.string().max(2048).optional(),
+});
+
+export const signUpSchema = z.object({
+  name: nameField,
+  email: emailField,
+  password: z.string().min(1, "Choose a password.").max(128, "Use at most 128 characters."),
+  redirectUrl: z.string().max(2048).optional(),
+});

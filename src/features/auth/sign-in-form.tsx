@@ -1,0 +1,40 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { signInAction } from "./actions";
+
+export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
+  const router = useRouter();
+  const form = useActionForm(
+    { email: "", password: "" },
+    (values) => signInAction({ ...values, redirectUrl }),
+    {
+      idPrefix: "sign-in",
+      success: "Signed in.",
+      onSuccess: (result) => {
+        router.replace(result.data.redirectTo);
+        router.refresh();
+      },
+    },
+  );
+  return (
+    <form noValidate onSubmit={form.submit} className="grid gap-1">
+      <Field id="sign-in-email" label="Email" error={form.fieldErrors.email}>
+        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" autoFocus />}
+      </Field>
+      <Field id="sign-in-password" label="Password" error={form.fieldErrors.password}>
+        {(props) => (
+          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
+        )}
+      </Field>
+      <FormError id="sign-in-error" message={form.formError} />
+      <SubmitButton pending={form.pending} pendingLabel="Signing in…" className="mt-2 w-full">
+        Sign in
+      </SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+"use server";
+
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { createOrgSchema } from "@/features/organizations/schemas";
+import { SLUG_TAKEN, viaAuth } from "@/features/organizations/service";
+import { type ActionResult, action } from "@/server/action";
+import { loadMembership } from "@/server/authz";
+import { getDb } from "@/server/db/client";
+import { member, organization, user } from "@/server/db/schema";
+import { invitationIdSchema, planChoiceSchema, preferencesSchema, profileSchema } from "./schemas";
+import { completeStep, goBack, savePreferences } from "./service";
+
+const onboarding = { kind: "user", allowOnboarding: true } as const;
+type StepResult = ActionResult<{ step: string }>;
+
+async function advance(
+  userId: string,
+  step: "profile" | "organization" | "preferences" | "plan",
+): Promise<StepResult> {
+  const result = await completeStep(getDb(), userId, step);
+  return result.ok ? { ok: true, data: { step: result.step } } : result;
+}
+
+export const saveProfileAction = action(onboarding, profileSchema, async ({ viewer, input }) => {
+  await getDb()
+    .update(user)
+    .set({ name: input.name, updatedAt: new Date() })
+    .where(eq(user.id, viewer.user.id));
+  return advance(viewer.user.id, "profile");
+});
+
+export const createOrganizationStepAction = action(onboarding, createOrgSchema, async ({ viewer, input }) => {
+  const [taken] = await getDb()
+    .select({ id: organization.id })
+    .from(organization)
+    .where(eq(organization.slug, input.slug));
+  if (taken) return { ok: false, error: SLUG_TAKEN, fieldErrors: { slug: SLUG_TAKEN } };
+  const created = await viaAuth((auth, headers) =>
+    auth.api.createOrganization({ headers, body: { name: input.name, slug: input.slug } }),
+  );
+  if (!created.ok) return created;
+  return advance(viewer.user.id, "organization");
+});
+
+export const acceptInvitationAction = action(onboarding, invitationIdSchema, async ({ viewer, input }) => {
+  const accepted = await viaAuth(
+    (auth, headers) => auth.api.acceptInvitation({ headers, body: { invitationId: input.invitationId } }),
+    {
+      YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+        "This invitation was sent to another email address. Sign in with that address to accept it.",
+      INVITATION_NOT_FOUND: "This invitation has expired, was cancelled or was already used.",
+    },
+  );
+  if (!accepted.ok) return accepted;
+  const orgId = (accepted.data as { invitation?: { organizationId?: string } } | null)?.invitation
+    ?.organizationId;
+  if (orgId) {
+    await viaAuth((auth, headers) =>
+      auth.api.setActiveOrganization({ headers, body: { organizationId: orgId } }),
+    );
+  }
+  if (viewer.user.onboardingStep === "done") return { ok: true, data: { step: "done" } };
+  return advance(viewer.user.id, "organization");
+});
+
+/** Step 2 for a user who already belongs to an organization (e.g. after going Back). */
+export const keepOrganizationAction = action(onboarding, z.object({}), async ({ viewer }) => {
+  const [row] = await getDb()
+    .select({ id: member.id })
+    .from(member)
+    .where(eq(member.userId, viewer.user.id))
+    .limit(1);
+  if (!row) return { ok: false, error: "Create an organization or accept an invitation first." };
+  return advance(viewer.user.id, "organization");
+});
+
+export const savePreferencesAction = action(onboarding, preferencesSchema, async ({ viewer, input }) => {
+  const membership = await loadMembership(getDb(), viewer.user.id, viewer.activeOrganizationId);
+  if (!membership) return { ok: false, error: "Create or join an organization first." };
+  // Preferences belong to the organization: its owners and admins set them; members move on.
+  if (membership.memberRole !== "member") await savePreferences(getDb(), membership.org.id, input);
+  return advance(viewer.user.id, "preferences");
+});
+
+export const choosePlanAction = action(
+  onboarding,
+  planChoiceSchema,
+  async ({ viewer, input }): Promise<ActionResult<{ step: string; redirectTo: string }>> => {
+    const membership = await loadMembership(getDb(), viewer.user.id, viewer.activeOrganizationId);
+    if (!membership) return { ok: false, error: "Create or join an organization first." };
+    const done = await advance(viewer.user.id, "plan");
+    if (!done.ok) return done;
+    if (input.plan === "free" || membership.memberRole === "member") {
+      return { ok: true, data: { step: done.data.step, redirectTo: "/dashboard" } };
+    }
+    const [prefs] = await getDb()
+      .select({ currency: organization.defaultCurrency })
+      .from(organization)
+      .where(eq(organization.id, membership.org.id));
+    const query = new URLSearchParams({
+      plan: input.plan,
+      interval: input.interval,
+      currency: prefs?.currency ?? "USD",
+    });
+    return { ok: true, data: { step: done.data.step, redirectTo: `/checkout?${query}` } };
+  },
+);
+
+export const backAction = action(onboarding, z.object({}), async ({ viewer }): Promise<StepResult> => {
+  const step = await goBack(getDb(), viewer.user.id);
+  return { ok: true, data: { step: step ?? "profile" } };
+});

@@ -1,0 +1,376 @@
+"use client";
+
+import { Check } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { callAction } from "@/components/hooks/call-action";
+import { notify } from "@/components/hooks/notify";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { refreshViewer } from "@/components/shell/viewer-store";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
+import { slugify } from "@/features/organizations/schemas";
+import {
+  acceptInvitationAction,
+  backAction,
+  choosePlanAction,
+  createOrganizationStepAction,
+  keepOrganizationAction,
+  savePreferencesAction,
+  saveProfileAction,
+} from "./actions";
+
+export type OnboardingData = {
+  step: Exclude<OnboardingStep, "done">;
+  name: string;
+  invitations: { id: string; organizationName: string; role: string; inviterName: string }[];
+  highlightInvitation: string | null;
+  organizations: { id: string; name: string; role: string }[];
+  activeOrganization: { name: string; role: string } | null;
+  preferences: { defaultCurrency: string; roundingMode: string; precision: number };
+  currencies: { code: string; name: string }[];
+  roundingModes: readonly string[];
+  plans: { id: string; name: string; tagline: string; monthly: string; yearly: string }[];
+};
+
+function Progress({ step }: { step: OnboardingData["step"] }) {
+  const current = stepNumber(step);
+  return (
+    <ol className="grid grid-cols-4 gap-2" aria-label="Progress">
+      {ONBOARDING_STEPS.map((s, index) => {
+        const n = index + 1;
+        const state = n < current ? "done" : n === current ? "current" : "upcoming";
+        return (
+          <li key={s} aria-current={state === "current" ? "step" : undefined} className="grid gap-2">
+            <span
+              className={`h-1.5 rounded-full ${state === "upcoming" ? "bg-muted" : "bg-primary"}`}
+              aria-hidden
+            />
+            <span className={`text-xs ${state === "current" ? "font-medium" : "text-muted-foreground"}`}>
+              {state === "done" ? <Check className="mr-1 inline size-3" aria-label="Done:" /> : null}
+              {STEP_TITLES[s]}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function OnboardingFlow({ data }: { data: OnboardingData }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const moved = () => router.refresh();
+
+  function back() {
+    startTransition(async () => {
+      const result = await callAction(() => backAction({}));
+      if (result?.ok) moved();
+    });
+  }
+
+  return (
+    <div className="mx-auto grid max-w-2xl gap-8 px-4 py-12 sm:px-6">
+      <div className="grid gap-2">
+        <p className="text-sm text-muted-foreground">
+          Step {stepNumber(data.step)} of {ONBOARDING_STEPS.length}
+        </p>
+        <h1 className="text-3xl font-semibold tracking-tight">{STEP_TITLES[data.step]}</h1>
+      </div>
+      <Progress step={data.step} />
+      <div className="rounded-lg border border-border bg-card p-6 sm:p-8">
+        {data.step === "profile" ? <ProfileStep data={data} onDone={moved} /> : null}
+        {data.step === "organization" ? <OrganizationStep data={data} onDone={moved} /> : null}
+        {data.step === "preferences" ? <PreferencesStep data={data} onDone={moved} /> : null}
+        {data.step === "plan" ? <PlanStep data={data} /> : null}
+      </div>
+      {data.step !== "profile" ? (
+        <div>
+          <Button variant="ghost" onClick={back} disabled={pending}>
+            ← Back
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+  const form = useActionForm({ name: data.name }, saveProfileAction, {
+    idPrefix: "profile",
+    onSuccess: onDone,
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid gap-1">
+      <p className="mb-4 text-sm text-muted-foreground">This is how teammates will see you.</p>
+      <Field id="profile-name" label="Your name" error={form.fieldErrors.name}>
+        {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
+      </Field>
+      <FormError id="profile-error" message={form.formError} />
+      <div>
+        <SubmitButton pending={form.pending}>Continue</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+  const [slugEdited, setSlugEdited] = useState(false);
+  const [pending, startTransition] = useTransition();
+  const form = useActionForm({ name: "", slug: "" }, createOrganizationStepAction, {
+    idPrefix: "org",
+    success: "Organization created.",
+    onSuccess: () => {
+      void refreshViewer();
+      onDone();
+    },
+  });
+
+  function accept(invitationId: string, organizationName: string) {
+    startTransition(async () => {
+      const result = await callAction(() => acceptInvitationAction({ invitationId }));
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      notify.success(`You joined ${organizationName}.`);
+      void refreshViewer();
+      onDone();
+    });
+  }
+
+  function keep() {
+    startTransition(async () => {
+      const result = await callAction(() => keepOrganizationAction({}));
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      onDone();
+    });
+  }
+
+  return (
+    <div className="grid gap-8">
+      {data.invitations.length > 0 ? (
+        <section aria-labelledby="invitations-heading" className="grid gap-3">
+          <h2 id="invitations-heading" className="font-medium">
+            Invitations for you
+          </h2>
+          <ul className="grid gap-2">
+            {data.invitations.map((inv) => (
+              <li
+                key={inv.id}
+                className={`flex flex-wrap items-center justify-between gap-3 rounded-md border p-3 ${inv.id === data.highlightInvitation ? "border-primary" : "border-border"}`}
+              >
+                <div className="text-sm">
+                  <p className="font-medium">{inv.organizationName}</p>
+                  <p className="text-muted-foreground">
+                    {inv.inviterName} invited you as {inv.role}.
+                  </p>
+                </div>
+                <Button size="sm" onClick={() => accept(inv.id, inv.organizationName)} disabled={pending}>
+                  Join {inv.organizationName}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {data.organizations.length > 0 ? (
+        <section className="grid gap-3">
+          <p className="text-sm">
+            You are a member of{" "}
+            <span className="font-medium">{data.organizations.map((o) => o.name).join(", ")}</span>.
+          </p>
+          <div>
+            <Button variant="outline" onClick={keep} disabled={pending}>
+              Continue with {data.activeOrganization?.name ?? data.organizations[0]?.name}
+            </Button>
+          </div>
+        </section>
+      ) : null}
+
+      <form noValidate onSubmit={form.submit} className="grid gap-1">
+        <h2 className="mb-3 font-medium">
+          {data.organizations.length > 0 || data.invitations.length > 0
+            ? "Or create a new organization"
+            : "Create your organization"}
+        </h2>
+        <Field id="org-name" label="Organization name" error={form.fieldErrors.name}>
+          {(props) => (
+            <Input
+              {...props}
+              name="name"
+              value={form.values.name}
+              onChange={(event) => {
+                const name = event.target.value;
+                form.setValues((v) => ({ name, slug: slugEdited ? v.slug : slugify(name) }));
+              }}
+              autoComplete="organization"
+            />
+          )}
+        </Field>
+        <Field
+          id="org-slug"
+          label="Slug"
+          hint="Used in links; lowercase letters, digits and hyphens."
+          error={form.fieldErrors.slug}
+        >
+          {(props) => (
+            <Input
+              {...props}
+              name="slug"
+              value={form.values.slug}
+              onChange={(event) => {
+                setSlugEdited(true);
+                form.setValues((v) => ({ ...v, slug: event.target.value }));
+              }}
+            />
+          )}
+        </Field>
+        <FormError id="org-error" message={form.formError} />
+        <div>
+          <SubmitButton pending={form.pending}>Create organization</SubmitButton>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+  const canEdit = data.activeOrganization?.role !== "member";
+  const form = useActionForm(
+    {
+      defaultCurrency: data.preferences.defaultCurrency,
+      roundingMode: data.preferences.roundingMode,
+      precision: String(data.preferences.precision),
+    },
+    savePreferencesAction,
+    { idPrefix: "prefs", onSuccess: onDone },
+  );
+  return (
+    <form noValidate onSubmit={form.submit} className="grid gap-1">
+      <p className="mb-4 text-sm text-muted-foreground">
+        {canEdit
+          ? `Defaults for everyone in ${data.activeOrganization?.name}. You can change them later.`
+          : `These are ${data.activeOrganization?.name}'s defaults, set by its owners and admins.`}
+      </p>
+      <Field id="prefs-defaultCurrency" label="Default currency" error={form.fieldErrors.defaultCurrency}>
+        {(props) => (
+          <NativeSelect {...props} {...form.field("defaultCurrency")} disabled={!canEdit}>
+            {data.currencies.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.code} — {c.name}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </Field>
+      <Field id="prefs-roundingMode" label="Rounding mode" error={form.fieldErrors.roundingMode}>
+        {(props) => (
+          <NativeSelect {...props} {...form.field("roundingMode")} disabled={!canEdit}>
+            {data.roundingModes.map((m) => (
+              <option key={m} value={m}>
+                {m}
+                {m === "half-even" ? " (banker's rounding)" : ""}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </Field>
+      <Field
+        id="prefs-precision"
+        label="Precision (significant digits)"
+        hint="1 to 1,000. 20 is plenty for money."
+        error={form.fieldErrors.precision}
+      >
+        {(props) => <Input {...props} {...form.field("precision")} inputMode="numeric" disabled={!canEdit} />}
+      </Field>
+      <FormError id="prefs-error" message={form.formError} />
+      <div>
+        <SubmitButton pending={form.pending}>Continue</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+function PlanStep({ data }: { data: OnboardingData }) {
+  const router = useRouter();
+  const [interval, setInterval] = useState<"monthly" | "yearly">("monthly");
+  const [pending, startTransition] = useTransition();
+  const member = data.activeOrganization?.role === "member";
+
+  function choose(plan: string) {
+    startTransition(async () => {
+      const result = await callAction(() => choosePlanAction({ plan, interval }));
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      notify.success(plan === "free" || member ? "You're all set." : "Almost there: review your order.");
+      await refreshViewer();
+      router.replace(result.data.redirectTo);
+      router.refresh();
+    });
+  }
+
+  if (member) {
+    return (
+      <div className="grid gap-4">
+        <p className="text-sm text-muted-foreground">
+          {data.activeOrganization?.name}'s plan is managed by its owners and admins.
+        </p>
+        <div>
+          <Button onClick={() => choose("free")} disabled={pending}>
+            Go to the dashboard
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="grid gap-6">
+      <fieldset className="flex gap-4 text-sm">
+        <legend className="sr-only">Billing interval</legend>
+        {(["monthly", "yearly"] as const).map((value) => (
+          <label key={value} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="interval"
+              checked={interval === value}
+              onChange={() => setInterval(value)}
+            />
+            {value === "monthly" ? "Monthly" : "Yearly (2 months free)"}
+          </label>
+        ))}
+      </fieldset>
+      <ul className="grid gap-3">
+        {data.plans.map((plan) => (
+          <li
+            key={plan.id}
+            className="flex flex-wrap items-center justify-between gap-4 rounded-md border border-border p-4"
+          >
+            <div>
+              <p className="font-medium">{plan.name}</p>
+              <p className="text-sm text-muted-foreground">{plan.tagline}</p>
+            </div>
+            <div className="flex items-center gap-4">
+              <span className="tabular text-sm">
+                ${interval === "monthly" ? plan.monthly : plan.yearly} /{" "}
+                {interval === "monthly" ? "month" : "year"}
+              </span>
+              <Button
+                size="sm"
+                variant={plan.id === "pro" ? "default" : "outline"}
+                onClick={() => choose(plan.id)}
+                disabled={pending}
+              >
+                {plan.id === "free" ? "Start free" : `Choose ${plan.name}`}
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

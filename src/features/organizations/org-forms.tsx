@@ -1,0 +1,409 @@
+"use client";
+
+import { Copy } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { callAction } from "@/components/hooks/call-action";
+import { notify } from "@/components/hooks/notify";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { refreshViewer } from "@/components/shell/viewer-store";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import {
+  cancelInvitationAction,
+  createOrganizationAction,
+  deleteOrganizationAction,
+  inviteMemberAction,
+  leaveOrganizationAction,
+  removeMemberAction,
+  updateMemberRoleAction,
+  updateOrganizationAction,
+} from "./actions";
+import { slugify } from "./schemas";
+
+type Role = "owner" | "admin" | "member";
+const roleLabels: Record<Role, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+
+function useRefresh() {
+  const router = useRouter();
+  return () => {
+    void refreshViewer();
+    router.refresh();
+  };
+}
+
+function copy(text: string) {
+  void navigator.clipboard?.writeText(text).then(
+    () => notify.success("Link copied."),
+    () => notify.error("Could not copy. Select the link and copy it yourself."),
+  );
+}
+
+export function CreateOrganizationForm() {
+  const router = useRouter();
+  const [slugEdited, setSlugEdited] = useState(false);
+  const form = useActionForm({ name: "", slug: "" }, createOrganizationAction, {
+    idPrefix: "create-org",
+    success: "Organization created. It is now your active organization.",
+    onSuccess: () => {
+      void refreshViewer();
+      router.replace("/organization-profile");
+      router.refresh();
+    },
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="create-org-name" label="Organization name" error={form.fieldErrors.name}>
+        {(props) => (
+          <Input
+            {...props}
+            name="name"
+            value={form.values.name}
+            onChange={(e) => {
+              const name = e.target.value;
+              form.setValues((v) => ({ name, slug: slugEdited ? v.slug : slugify(name) }));
+            }}
+          />
+        )}
+      </Field>
+      <Field id="create-org-slug" label="Slug" error={form.fieldErrors.slug}>
+        {(props) => (
+          <Input
+            {...props}
+            name="slug"
+            value={form.values.slug}
+            onChange={(e) => {
+              setSlugEdited(true);
+              form.setValues((v) => ({ ...v, slug: e.target.value }));
+            }}
+          />
+        )}
+      </Field>
+      <FormError id="create-org-error" message={form.formError} />
+      <div>
+        <SubmitButton pending={form.pending}>Create organization</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function OrganizationDetailsForm({
+  name,
+  slug,
+  canEdit,
+}: {
+  name: string;
+  slug: string;
+  canEdit: boolean;
+}) {
+  const refresh = useRefresh();
+  const form = useActionForm({ name, slug }, updateOrganizationAction, {
+    idPrefix: "org",
+    success: "Organization saved.",
+    onSuccess: refresh,
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="org-name" label="Name" error={form.fieldErrors.name}>
+        {(props) => <Input {...props} {...form.field("name")} disabled={!canEdit} />}
+      </Field>
+      <Field id="org-slug" label="Slug" error={form.fieldErrors.slug}>
+        {(props) => <Input {...props} {...form.field("slug")} disabled={!canEdit} />}
+      </Field>
+      <FormError id="org-error" message={form.formError} />
+      {canEdit ? (
+        <div>
+          <SubmitButton pending={form.pending} variant="outline">
+            Save
+          </SubmitButton>
+        </div>
+      ) : (
+        <p className="text-sm text-muted-foreground">Only owners and admins can change these.</p>
+      )}
+    </form>
+  );
+}
+
+export type MemberRow = {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  joined: string;
+  isYou: boolean;
+};
+
+export function MembersTable({ members, viewerRole }: { members: MemberRow[]; viewerRole: Role }) {
+  const refresh = useRefresh();
+  const [pending, startTransition] = useTransition();
+  const canManage = viewerRole !== "member";
+  const assignable: Role[] = viewerRole === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
+
+  function run<T>(fn: () => Promise<{ ok: true } | { ok: false; error: string }>, success: string) {
+    startTransition(async () => {
+      const result = await callAction(fn);
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      notify.success(success);
+      refresh();
+    });
+  }
+
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[32rem] text-sm">
+        <caption className="sr-only">Members</caption>
+        <thead>
+          <tr className="border-b border-border text-left text-muted-foreground">
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Member
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Role
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Joined
+            </th>
+            <th scope="col" className="py-2 pl-3">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => {
+            const editable = canManage && !m.isYou && (viewerRole === "owner" || m.role !== "owner");
+            return (
+              <tr key={m.id} className="border-b border-border">
+                <td className="py-3 pr-3">
+                  <p className="font-medium">
+                    {m.name}
+                    {m.isYou ? <span className="ml-1 text-muted-foreground">(you)</span> : null}
+                  </p>
+                  <p className="text-muted-foreground">{m.email}</p>
+                </td>
+                <td className="px-3 py-3">
+                  {editable ? (
+                    <NativeSelect
+                      aria-label={`Role of ${m.name}`}
+                      value={m.role}
+                      disabled={pending}
+                      className="h-8 w-32"
+                      onChange={(e) =>
+                        run(
+                          () => updateMemberRoleAction({ memberId: m.id, role: e.target.value }),
+                          `${m.name} is now ${roleLabels[e.target.value as Role].toLowerCase()}.`,
+                        )
+                      }
+                    >
+                      {assignable.map((r) => (
+                        <option key={r} value={r}>
+                          {roleLabels[r]}
+                        </option>
+                      ))}
+                    </NativeSelect>
+                  ) : (
+                    roleLabels[m.role]
+                  )}
+                </td>
+                <td className="tabular px-3 py-3 text-muted-foreground">{m.joined}</td>
+                <td className="py-3 pl-3 text-right">
+                  {editable ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={pending}
+                      onClick={() => {
+                        if (window.confirm(`Remove ${m.name} from this organization?`)) {
+                          run(() => removeMemberAction({ id: m.id }), `${m.name} was removed.`);
+                        }
+                      }}
+                    >
+                      Remove
+                    </Button>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function InviteForm({ viewerRole }: { viewerRole: Role }) {
+  const refresh = useRefresh();
+  const [link, setLink] = useState<string | null>(null);
+  const form = useActionForm({ email: "", role: "member" }, inviteMemberAction, {
+    idPrefix: "invite",
+    success: "Invitation created. Send the link to your teammate.",
+    resetOnSuccess: true,
+    onSuccess: (result) => {
+      setLink(result.data.link);
+      refresh();
+    },
+  });
+  const roles: Role[] = viewerRole === "owner" ? ["member", "admin", "owner"] : ["member", "admin"];
+  return (
+    <div className="grid gap-4">
+      <form
+        noValidate
+        onSubmit={form.submit}
+        className="grid gap-1 sm:grid-cols-[1fr_10rem_auto] sm:items-start sm:gap-3"
+      >
+        <Field id="invite-email" label="Email" error={form.fieldErrors.email}>
+          {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="off" />}
+        </Field>
+        <Field id="invite-role" label="Role" error={form.fieldErrors.role}>
+          {(props) => (
+            <NativeSelect {...props} {...form.field("role")}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {roleLabels[r]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+        <div className="sm:pt-6">
+          <SubmitButton pending={form.pending}>Invite</SubmitButton>
+        </div>
+      </form>
+      {link ? (
+        <div className="grid gap-2 rounded-md border border-border bg-muted/50 p-3">
+          <label htmlFor="invite-link" className="text-sm font-medium">
+            Invitation link (valid for 7 days)
+          </label>
+          <div className="flex gap-2">
+            <Input
+              id="invite-link"
+              readOnly
+              value={link}
+              className="font-mono text-xs"
+              onFocus={(e) => e.target.select()}
+            />
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => copy(link)}
+              aria-label="Copy invitation link"
+            >
+              <Copy aria-hidden />
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function PendingInvitations({
+  invitations,
+  canManage,
+}: {
+  invitations: { id: string; email: string; role: string; expires: string; link: string }[];
+  canManage: boolean;
+}) {
+  const refresh = useRefresh();
+  const [pending, startTransition] = useTransition();
+  if (invitations.length === 0)
+    return <p className="text-sm text-muted-foreground">No pending invitations.</p>;
+  return (
+    <ul className="grid gap-2" aria-label="Pending invitations">
+      {invitations.map((inv) => (
+        <li
+          key={inv.id}
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-border p-3 text-sm"
+        >
+          <div>
+            <p className="font-medium">{inv.email}</p>
+            <p className="text-muted-foreground">
+              {inv.role} · expires {inv.expires}
+            </p>
+          </div>
+          {canManage ? (
+            <div className="flex gap-2">
+              <Button size="sm" variant="outline" onClick={() => copy(inv.link)}>
+                Copy link
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={pending}
+                onClick={() =>
+                  startTransition(async () => {
+                    const result = await callAction(() => cancelInvitationAction({ id: inv.id }));
+                    if (!result) return;
+                    if (!result.ok) return notify.error(result.error);
+                    notify.success(`Invitation to ${inv.email} cancelled.`);
+                    refresh();
+                  })
+                }
+              >
+                Cancel
+              </Button>
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function LeaveOrganization({ name }: { name: string }) {
+  const [pending, startTransition] = useTransition();
+  return (
+    <div className="grid gap-3">
+      <p className="text-sm text-muted-foreground">
+        You will lose access to {name}'s history, billing and keys.
+      </p>
+      <div>
+        <Button
+          variant="outline"
+          disabled={pending}
+          onClick={() => {
+            if (!window.confirm(`Leave ${name}?`)) return;
+            startTransition(async () => {
+              const result = await callAction(() => leaveOrganizationAction({}));
+              if (!result) return;
+              if (!result.ok) return notify.error(result.error);
+              notify.success(`You left ${name}.`);
+              await refreshViewer();
+              window.location.assign("/organization-profile");
+            });
+          }}
+        >
+          Leave organization
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+export function DeleteOrganizationForm({ slug }: { slug: string }) {
+  const form = useActionForm({ confirm: "" }, deleteOrganizationAction, {
+    idPrefix: "delete-org",
+    success: "Organization deleted.",
+    onSuccess: () => {
+      void refreshViewer();
+      window.location.assign("/organization-profile");
+    },
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <p className="mb-3 text-sm text-muted-foreground">
+        Deletes the organization, its members' access, history and keys. This cannot be undone.
+      </p>
+      <Field id="delete-org-confirm" label={`Type ${slug} to confirm`} error={form.fieldErrors.confirm}>
+        {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
+      </Field>
+      <div>
+        <SubmitButton pending={form.pending} variant="destructive">
+          Delete organization
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,68 @@
+import "server-only";
+import { headers } from "next/headers";
+import type { z } from "zod";
+import { loadMembership, loadViewer, type MemberRole, type OrgViewer, type Viewer } from "./authz";
+import { getDb } from "./db/client";
+
+export type ActionResult<T = undefined> =
+  | { ok: true; data: T; message?: string }
+  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+
+export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join(".") || "form";
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+export const SIGNED_OUT_ERROR = "Your session has ended. Sign in again to continue.";
+export const FORBIDDEN_ERROR = "You do not have permission to do that in this organization.";
+
+type Guard =
+  | { kind: "user"; allowOnboarding?: boolean }
+  | { kind: "org"; roles: readonly MemberRole[] }
+  | { kind: "admin" };
+
+type Context<G extends Guard, I> = G extends { kind: "org" }
+  ? { viewer: OrgViewer; input: I }
+  : { viewer: Viewer; input: I };
+
+/**
+ * The one wrapper for server actions: runs the guard (re-reading the user and the membership from
+ * the database), parses the input with the zod schema, and hands the action a typed context.
+ * Expected failures are returned as values; only bugs throw.
+ */
+export function action<G extends Guard, S extends z.ZodType, T>(
+  guard: G,
+  schema: S,
+  run: (context: Context<G, z.infer<S>>) => Promise<ActionResult<T>>,
+): (input: unknown) => Promise<ActionResult<T>> {
+  return async (input: unknown) => {
+    const db = getDb();
+    const viewer = await loadViewer(db, await headers());
+    if (!viewer) return { ok: false, error: SIGNED_OUT_ERROR };
+    if (guard.kind !== "user" || !guard.allowOnboarding) {
+      if (viewer.user.onboardingStep !== "done")
+        return { ok: false, error: "Finish setting up your account first." };
+    }
+    if (guard.kind === "admin" && viewer.user.role !== "admin") return { ok: false, error: "Not found." };
+    let context: Viewer | OrgViewer = viewer;
+    if (guard.kind === "org") {
+      const membership = await loadMembership(db, viewer.user.id, viewer.activeOrganizationId);
+      if (!membership) return { ok: false, error: "Choose an organization first." };
+      if (!guard.roles.includes(membership.memberRole)) return { ok: false, error: FORBIDDEN_ERROR };
+      context = { ...viewer, ...membership };
+    }
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: "Please correct the highlighted fields.",
+        fieldErrors: fieldErrorsOf(parsed.error),
+      };
+    }
+    return run({ viewer: context, input: parsed.data } as Context<G, z.infer<S>>);
+  };
+}

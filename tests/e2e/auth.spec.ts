@@ -1,0 +1,234 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_PASSWORD, demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
+import { testSql } from "./support";
+
+const sql = testSql();
+test.afterAll(async () => {
+  await sql.end();
+});
+
+test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ page }) => {
+  const email = uniqueEmail("newbie");
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Nina Newbie");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a-long-unusual-passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL("/onboarding");
+  await expect(page.getByText("Step 1 of 4")).toBeVisible();
+
+  // Signed-in routes send an unfinished user back to onboarding.
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL("/onboarding");
+
+  await page.getByLabel("Your name").fill("Nina N. Newbie");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Step 2 of 4")).toBeVisible();
+  await page.getByLabel("Organization name").fill("Nina's Numbers");
+  await expect(page.getByLabel("Slug")).toHaveValue("nina-s-numbers");
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByText("Step 3 of 4")).toBeVisible();
+
+  // Progress is kept on the server: a reload resumes at the same step.
+  await page.reload();
+  await expect(page.getByText("Step 3 of 4")).toBeVisible();
+  await page.getByRole("button", { name: "← Back" }).click();
+  await expect(page.getByText("Step 2 of 4")).toBeVisible();
+  await page.getByRole("button", { name: /Continue with Nina's Numbers/ }).click();
+  await expect(page.getByText("Step 3 of 4")).toBeVisible();
+
+  await page.getByLabel("Default currency").selectOption("EUR");
+  await page.getByLabel("Rounding mode").selectOption("half-up");
+  await page.getByLabel("Precision (significant digits)").fill("5000");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Use at most 1,000 significant digits.")).toBeVisible();
+  await expect(page.getByLabel("Precision (significant digits)")).toHaveValue("5000");
+  await page.getByLabel("Precision (significant digits)").fill("34");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Step 4 of 4")).toBeVisible();
+  await page.getByRole("button", { name: "Start free" }).click();
+  await expect(page).toHaveURL("/dashboard");
+  await expect(page.getByTestId("active-organization")).toHaveText("Nina's Numbers");
+
+  const [org] = await sql`select o.default_currency, o.rounding_mode, o.precision from organization o
+    join member m on m.organization_id = o.id join "user" u on u.id = m.user_id where u.email = ${email}`;
+  expect(org).toEqual({ default_currency: "EUR", rounding_mode: "half-up", precision: 34 });
+  const [u] = await sql`select name, onboarding_step from "user" where email = ${email}`;
+  expect(u).toEqual({ name: "Nina N. Newbie", onboarding_step: "done" });
+});
+
+test("sign-up rejects bad input with specific errors and keeps what was typed", async ({ page }) => {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Pat");
+  await page.getByLabel("Email").fill("pat@");
+  await page.getByLabel("Password").fill("password123");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  await page.getByLabel("Email").fill(uniqueEmail("pat"));
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(/one of the most common/)).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("Pat");
+  await page.getByLabel("Password").fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
+  await page.getByLabel("Email").fill(demo.owner);
+  await page.getByLabel("Password").fill("a-long-unusual-passphrase");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
+});
+
+test("sign in and out; wrong credentials get one generic message", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(demo.owner);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Invalid email or password." })).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveValue(demo.owner);
+  await page.getByLabel("Email").fill("nobody-here@example.com");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Invalid email or password." })).toBeVisible();
+
+  await page.getByLabel("Email").fill(demo.owner);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/dashboard");
+  const cookies = await page.context().cookies();
+  const sessionCookie = cookies.find((c) => c.name.includes("session_token"));
+  expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in\?redirect_url=%2Fdashboard/);
+});
+
+test("redirect_url brings the user back after sign-in; an external one is refused", async ({ page }) => {
+  await page.goto("/organization-profile/members");
+  await expect(page).toHaveURL(/\/sign-in\?redirect_url=%2Forganization-profile%2Fmembers/);
+  await page.getByLabel("Email").fill(demo.member);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/organization-profile/members");
+  await expect(page.getByRole("heading", { name: "Demo Company" })).toBeVisible();
+
+  await page.context().clearCookies();
+  for (const evil of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
+    await signIn(page, demo.member, DEMO_PASSWORD, evil);
+    expect(new URL(page.url()).origin).toBe(new URL(page.url()).origin);
+    await expect(page).toHaveURL("/dashboard");
+    await page.context().clearCookies();
+  }
+});
+
+test("creating and switching organizations updates the header", async ({ page }) => {
+  const email = uniqueEmail("switcher");
+  await signUpAndOnboard(page, { name: "Sam Switcher", email, org: "First Org" });
+  await page.goto("/organization-profile?create=1");
+  await page.getByLabel("Organization name").fill("Second Org");
+  await page.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByRole("heading", { name: "Second Org" })).toBeVisible();
+  await expect(page.getByTestId("active-organization")).toHaveText("Second Org");
+
+  await page.getByRole("button", { name: /^Organization:/ }).click();
+  await page.getByRole("menuitem", { name: /First Org/ }).click();
+  await expect(page.getByTestId("active-organization")).toHaveText("First Org");
+  await expect(page.getByRole("heading", { name: "First Org" })).toBeVisible();
+  // Reloading keeps the choice: the active organization lives in the session.
+  await page.reload();
+  await expect(page.getByTestId("active-organization")).toHaveText("First Org");
+});
+
+test("an invited user accepts by link; the owner changes their role and removes them", async ({
+  browser,
+}) => {
+  const owner = await browser.newPage();
+  const ownerEmail = uniqueEmail("inviter");
+  await signUpAndOnboard(owner, { name: "Ivy Inviter", email: ownerEmail, org: "Invite Co" });
+  await owner.goto("/organization-profile");
+  const inviteeEmail = uniqueEmail("invitee");
+  await owner.getByLabel("Email", { exact: true }).fill(inviteeEmail);
+  await owner.getByLabel("Role", { exact: true }).selectOption("member");
+  await owner.getByRole("button", { name: "Invite" }).click();
+  const link = await owner.getByLabel("Invitation link (valid for 7 days)").inputValue();
+  expect(link).toMatch(/\/onboarding\?invitation=/);
+
+  const invitee = await browser.newPage();
+  await invitee.goto(new URL(link).pathname + new URL(link).search);
+  await expect(invitee).toHaveURL(/\/sign-in\?redirect_url=/);
+  await invitee.getByRole("link", { name: "Create an account" }).click();
+  await invitee.getByLabel("Name").fill("Ian Invitee");
+  await invitee.getByLabel("Email").fill(inviteeEmail);
+  await invitee.getByLabel("Password").fill("a-long-unusual-passphrase");
+  await invitee.getByRole("button", { name: "Create account" }).click();
+  await expect(invitee).toHaveURL(/\/onboarding\?invitation=/);
+  await invitee.getByRole("button", { name: "Continue" }).click();
+  await invitee.getByRole("button", { name: "Join Invite Co" }).click();
+  await expect(invitee.getByText("Step 3 of 4")).toBeVisible();
+  await expect(invitee.getByLabel("Default currency")).toBeDisabled();
+  await invitee.getByRole("button", { name: "Continue" }).click();
+  await invitee.getByRole("button", { name: "Go to the dashboard" }).click();
+  await expect(invitee).toHaveURL("/dashboard");
+  await expect(invitee.getByTestId("active-organization")).toHaveText("Invite Co");
+
+  await owner.reload();
+  const roleSelect = owner.getByLabel("Role of Ian Invitee");
+  await roleSelect.selectOption("admin");
+  await expect(owner.getByText("Ian Invitee is now admin.")).toBeVisible();
+  const [row] =
+    await sql`select m.role from member m join "user" u on u.id = m.user_id where u.email = ${inviteeEmail}`;
+  expect(row?.role).toBe("admin");
+
+  owner.once("dialog", (d) => d.accept());
+  await owner
+    .getByRole("row", { name: /Ian Invitee/ })
+    .getByRole("button", { name: "Remove" })
+    .click();
+  await expect(owner.getByText("Ian Invitee was removed.")).toBeVisible();
+  await invitee.goto("/dashboard");
+  await expect(invitee).toHaveURL("/organization-profile");
+});
+
+test("profile edits, password change and revoking another session", async ({ browser }) => {
+  const email = uniqueEmail("profile");
+  const first = await browser.newPage();
+  const { password } = await signUpAndOnboard(first, { name: "Pia Profile", email, org: "Profile Org" });
+  const second = await (
+    await browser.newContext({ userAgent: "Mozilla/5.0 (Windows NT 10.0) Firefox/130.0" })
+  ).newPage();
+  await signIn(second, email, password);
+
+  await first.goto("/user-profile/security");
+  await first.getByLabel("Name", { exact: true }).fill("Pia P. Profile");
+  await first.getByRole("button", { name: "Save name" }).click();
+  await expect(first.getByText("Name saved.")).toBeVisible();
+  const newEmail = uniqueEmail("profile-new");
+  await first.getByLabel("Email", { exact: true }).fill("broken@");
+  await first.getByRole("button", { name: "Change email" }).click();
+  await expect(first.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  await first.getByLabel("Email", { exact: true }).fill(newEmail);
+  await first.getByRole("button", { name: "Change email" }).click();
+  await expect(first.getByText("Email address changed.")).toBeVisible();
+
+  const sessions = first.getByRole("list", { name: "Active sessions" });
+  await expect(sessions.getByRole("listitem")).toHaveCount(2);
+  await sessions.getByRole("button", { name: /Revoke Firefox on Windows/ }).click();
+  await expect(first.getByText("Session revoked. That device is signed out.")).toBeVisible();
+  await expect(sessions.getByRole("listitem")).toHaveCount(1);
+  await second.goto("/dashboard");
+  await expect(second).toHaveURL(/\/sign-in/);
+
+  await first.getByLabel("Current password").fill("wrong-password-here");
+  await first.getByLabel("New password", { exact: true }).fill("another-long-passphrase");
+  await first.getByLabel("Confirm new password").fill("another-long-passphrase");
+  await first.getByRole("button", { name: "Change password" }).click();
+  await expect(first.getByText("Your current password is not correct.").first()).toBeVisible();
+  await expect(first.getByLabel("New password", { exact: true })).toHaveValue("another-long-passphrase");
+  await first.getByLabel("Current password").fill(password);
+  await first.getByRole("button", { name: "Change password" }).click();
+  await expect(first.getByText(/Password changed/)).toBeVisible();
+
+  const [row] = await sql`select name from "user" where email = ${newEmail}`;
+  expect(row?.name).toBe("Pia P. Profile");
+});
