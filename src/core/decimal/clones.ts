@@ -25,3 +25,27 @@ export function decimalFor(precision: number, rounding: RoundingMode): typeof De
   }
   return D;
 }
+
+/** Exact products and sums (precision only rounds results; a product has at most the sum of the digits). */
+export const Exact = Decimal.clone({ precision: 1e9 });
+/** Low-precision estimates for range checks. */
+export const Low = Decimal.clone({ precision: 20, rounding: Decimal.ROUND_HALF_EVEN });
+
+/**
+ * Restores decimal.js after one of its exceptions ("[DecimalError] Precision limit exceeded"). Its
+ * transcendental functions change their constructor's precision and a module-level flag while they
+ * work and put them back only on success, so a throw leaves a clone with the wrong precision and the
+ * library in its internal mode. Forget every cached clone, reset the shared ones, and run one
+ * operation that ends by switching the flag back.
+ */
+export function recoverDecimalState(): void {
+  clones.clear();
+  Exact.set({ precision: 1e9, rounding: Decimal.ROUND_HALF_UP });
+  Low.set({ precision: 20, rounding: Decimal.ROUND_HALF_EVEN });
+  new Low(2).sqrt();
+}
+
+/** Whether an exception came from decimal.js. */
+export function isDecimalError(err: unknown): boolean {
+  return err instanceof Error && err.message.includes("[DecimalError]");
+}

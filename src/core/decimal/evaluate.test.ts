@@ -309,6 +309,18 @@ describe("options and bounds", () => {
     expect(ok(Array.from({ length: 3000 }, () => "1").join("+"), { timeLimitMs: 10_000 })).toBe("3000");
   });
 
+  it("recovers decimal.js's state after one of its exceptions", () => {
+    // decimal.js changes its constructor's precision while it works and restores it only on success
+    expect(err("sin(1e900)", { precision: 500 })).toMatchObject({
+      code: "limit",
+      message: "sin() cannot be computed for this argument at this precision",
+    });
+    expect(err("tan(1e999)", { precision: 20 }).code).toBe("limit");
+    expect(ok("ln(2)", { precision: 20 })).toBe("0.69314718055994530942");
+    expect(ok("sin(1e900)", { precision: 20 })).toBe("-0.95100972744091108769");
+    expect(ok("exp(1) + 1 / 3", { precision: 20 })).toBe("3.0516151617923785687");
+  });
+
   it("stops a long computation at the time budget", () => {
     const slow = Array.from({ length: 60 }, () => "exp(1.5)").join("+");
     const r = evaluate(slow, { precision: 500, timeLimitMs: 5 });

@@ -5,7 +5,7 @@
  */
 import Decimal from "decimal.js";
 import { crossRateFraction, type RateTable } from "../money/fx";
-import { decimalFor } from "./clones";
+import { decimalFor, Exact, isDecimalError, Low, recoverDecimalState } from "./clones";
 import { eDigits, piDigits } from "./constants";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
@@ -19,10 +19,6 @@ export interface Val {
   readonly c: string | null;
 }
 
-/** Exact products (precision only rounds results; a product has at most the sum of the digits). */
-const Exact = Decimal.clone({ precision: 1e9 });
-/** Low-precision estimates for range checks. */
-const Low = Decimal.clone({ precision: 20, rounding: Decimal.ROUND_HALF_EVEN });
 const LN10_MAX_EXP = new Low(LIMITS.maxExponent).times(Low.ln(10)).plus(2);
 
 const now: () => number =
@@ -318,7 +314,8 @@ export class Evaluator {
       };
     } catch (err) {
       if (err instanceof EngineError) throw err;
-      if (err instanceof Error && err.message.includes("DecimalError")) {
+      if (isDecimalError(err)) {
+        recoverDecimalState();
         throw new EngineError(
           "limit",
           `${name}() cannot be computed for this argument at this precision`,

@@ -27,7 +27,7 @@
 import type Decimal from "decimal.js";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
-import { decimalFor } from "./clones";
+import { decimalFor, isDecimalError, recoverDecimalState } from "./clones";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { formatDecimal, formatFixed, type Notation } from "./format";
@@ -181,6 +181,10 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     return { ok: true, ...present(result, notation, rounding), variables };
   } catch (err) {
     if (err instanceof EngineError) return failure(source, err.code, err.message, err.offset, err.length);
+    if (isDecimalError(err)) {
+      recoverDecimalState();
+      return failure(source, "limit", "The calculation cannot be done at this precision", 0);
+    }
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
       return failure(source, "limit", "Expression is too complex", 0);
     }
