@@ -6,7 +6,7 @@ import postgres from "postgres";
 
 export const DEMO_PASSWORD = "abacus-demo-2026";
 export const DEMO_ACCOUNTS = [
-  { email: "admin@abacus.local", name: "Ada Admin", role: "admin", orgRole: null },
+  { email: "admin@abacus.local", name: "Ada Admin", role: "admin", orgRole: "member" },
   { email: "owner@abacus.local", name: "Olive Owner", role: "user", orgRole: "owner" },
   { email: "member@abacus.local", name: "Max Member", role: "user", orgRole: "member" },
 ];

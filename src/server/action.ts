@@ -1,6 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import type { z } from "zod";
+import { getAuth } from "./auth";
 import { loadMembership, loadViewer, type MemberRole, type OrgViewer, type Viewer } from "./authz";
 import { getDb } from "./db/client";
 
@@ -41,7 +42,7 @@ export function action<G extends Guard, S extends z.ZodType, T>(
 ): (input: unknown) => Promise<ActionResult<T>> {
   return async (input: unknown) => {
     const db = getDb();
-    const viewer = await loadViewer(db, await headers());
+    const viewer = await loadViewer(db, getAuth(), await headers());
     if (!viewer) return { ok: false, error: SIGNED_OUT_ERROR };
     if (guard.kind !== "user" || !guard.allowOnboarding) {
       if (viewer.user.onboardingStep !== "done")

@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getAuth } from "./auth";
+import type { Auth } from "./auth/auth";
 import { type Db, getDb } from "./db/client";
 import { member, organization, user } from "./db/schema";
 
@@ -35,8 +36,8 @@ export type OrgViewer = Viewer & {
 };
 
 /** Loads the viewer for a request's headers, or null when signed out (or the user is banned). */
-export async function loadViewer(db: Db, requestHeaders: Headers): Promise<Viewer | null> {
-  const session = await getAuth().api.getSession({ headers: requestHeaders });
+export async function loadViewer(db: Db, auth: Auth, requestHeaders: Headers): Promise<Viewer | null> {
+  const session = await auth.api.getSession({ headers: requestHeaders });
   if (!session) return null;
   const [row] = await db
     .select({
@@ -85,7 +86,7 @@ export async function loadMembership(db: Db, userId: string, organizationId: str
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   // Reading the headers first marks the page dynamic before anything touches the database.
   const requestHeaders = await headers();
-  return loadViewer(getDb(), requestHeaders);
+  return loadViewer(getDb(), getAuth(), requestHeaders);
 });
 
 function signInRedirect(path: string): never {

@@ -30,14 +30,14 @@ export async function signUpAndOnboard(page: Page, opts: { name: string; email: 
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/onboarding/);
-  await expect(page.getByRole("heading", { name: "Your profile" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your profile", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("heading", { name: "Your organization" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your organization", exact: true })).toBeVisible();
   await page.getByLabel("Organization name").fill(opts.org);
   await page.getByRole("button", { name: "Create organization" }).click();
-  await expect(page.getByRole("heading", { name: "Preferences" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Preferences", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByRole("heading", { name: "Choose a plan" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Choose a plan", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Start free" }).click();
   await expect(page).toHaveURL(/\/dashboard/);
   return { password };

@@ -1,6 +1,6 @@
 "use server";
 
-import { APIError } from "better-auth/api";
+import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { passwordProblem } from "@/core/auth/password-policy";
 import { safeRedirectPath } from "@/core/auth/redirect";
@@ -12,7 +12,7 @@ import { signInSchema, signUpSchema } from "./schemas";
 const INVALID_CREDENTIALS = "Invalid email or password.";
 
 function apiMessage(error: unknown): { status?: string; code?: string; message: string } | null {
-  if (error instanceof APIError) {
+  if (isAPIError(error)) {
     const body = (error.body ?? {}) as { code?: string; message?: string };
     return { status: String(error.status), code: body.code, message: body.message ?? error.message };
   }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { refreshViewer } from "@/components/shell/viewer-store";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -16,6 +17,7 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
       idPrefix: "sign-in",
       success: "Signed in.",
       onSuccess: (result) => {
+        void refreshViewer();
         router.replace(result.data.redirectTo);
         router.refresh();
       },

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { refreshViewer } from "@/components/shell/viewer-store";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -17,6 +18,7 @@ export function SignUpForm({ redirectUrl }: { redirectUrl?: string }) {
       idPrefix: "sign-up",
       success: "Account created. Let's set it up.",
       onSuccess: (result) => {
+        void refreshViewer();
         router.replace(result.data.redirectTo);
         router.refresh();
       },

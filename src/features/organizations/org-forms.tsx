@@ -141,7 +141,7 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
   const canManage = viewerRole !== "member";
   const assignable: Role[] = viewerRole === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
 
-  function run<T>(fn: () => Promise<{ ok: true } | { ok: false; error: string }>, success: string) {
+  function run(fn: () => Promise<{ ok: true } | { ok: false; error: string }>, success: string) {
     startTransition(async () => {
       const result = await callAction(fn);
       if (!result) return;

@@ -1,5 +1,5 @@
 import "server-only";
-import { APIError } from "better-auth/api";
+import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
 import type { ActionResult } from "@/server/action";
 import { getAuth } from "@/server/auth";
@@ -15,7 +15,7 @@ export async function viaAuth<T>(
   try {
     return { ok: true, data: await run(getAuth(), await headers()) };
   } catch (error) {
-    if (error instanceof APIError) {
+    if (isAPIError(error)) {
       const body = (error.body ?? {}) as { code?: string; message?: string };
       const mapped =
         (body.code && messages[body.code]) || body.message || "That did not work. Please try again.";

@@ -1,0 +1,624 @@
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+
+// The Crypto mode of /calculator, used as a person would: fill, click, read. Reference values are
+// RFC/FIPS vectors or come from the `openssl` command line.
+
+const tmp = mkdtempSync(path.join(tmpdir(), "abacus-crypto-e2e-"));
+test.afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const openssl = (args: string[], input?: Buffer | string) =>
+  execFileSync("openssl", args, { input, stdio: ["pipe", "pipe", "pipe"] });
+
+async function openTool(page: Page, tool: string) {
+  await page.goto(`/calculator?mode=crypto&tool=${tool}`);
+  await expect(page.locator(`[data-tool="${tool}"]`)).toBeVisible();
+}
+
+const result = (page: Page | Locator, name: string) => page.getByRole("status", { name, exact: true });
+
+/** The inline error a control points at with aria-describedby. */
+async function errorOf(control: Locator) {
+  await expect(control).toHaveAttribute("aria-invalid", "true");
+  const ids = ((await control.getAttribute("aria-describedby")) ?? "").split(" ");
+  const id = ids.find((i) => i.endsWith("-error"));
+  expect(id, "aria-describedby names an error").toBeTruthy();
+  return control.page().locator(`[id="${id}"]`);
+}
+
+async function generateKey(page: Page, algorithm: string, passphrase = "") {
+  await openTool(page, "keys");
+  await page.getByLabel("Algorithm").selectOption(algorithm);
+  if (passphrase) await page.getByLabel("Passphrase (optional)").fill(passphrase);
+  await page.getByRole("button", { name: "Generate key pair" }).click();
+  const priv = result(page, passphrase ? "Encrypted private key (PEM)" : "Private key (PEM)");
+  await expect(priv).toContainText("-----END", { timeout: 20_000 });
+  const publicPem = (await result(page, "Public key (PEM)").textContent()) ?? "";
+  return { privatePem: (await priv.textContent()) ?? "", publicPem };
+}
+
+test("tools are listed, the chosen one is kept in the URL without a server round trip", async ({ page }) => {
+  const navigations: string[] = [];
+  page.on("request", (r) => {
+    if (r.isNavigationRequest() || r.url().includes("_rsc=")) navigations.push(r.url());
+  });
+  await page.goto("/calculator?mode=crypto");
+  await expect(page.getByText("Nothing you type, paste or open is sent to a server")).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Crypto tools" });
+  for (const name of [
+    "Hash",
+    "HMAC",
+    "PBKDF2",
+    "Random bytes",
+    "Key generation",
+    "RSA encryption",
+    "Sign and verify",
+    "Key agreement",
+    "PEM/ASN.1 inspector",
+    "Verify receipt",
+  ]) {
+    await expect(nav.getByRole("link", { name })).toBeVisible();
+  }
+  await expect(page.getByRole("heading", { name: "Hash", level: 3 })).toBeVisible();
+  navigations.length = 0;
+  await nav.getByRole("link", { name: "HMAC" }).click();
+  await expect(page.getByRole("heading", { name: "HMAC", level: 3 })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]tool=hmac/);
+  await expect(nav.getByRole("link", { name: "HMAC" })).toHaveAttribute("aria-current", "page");
+  expect(navigations).toEqual([]);
+
+  // What was typed survives switching tools.
+  await page.getByLabel("Message", { exact: true }).fill("kept");
+  await nav.getByRole("link", { name: "Hash" }).click();
+  await nav.getByRole("link", { name: "HMAC" }).click();
+  await expect(page.getByLabel("Message", { exact: true })).toHaveValue("kept");
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "HMAC", level: 3 })).toBeVisible();
+
+  // Phones get a select instead of the list.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect(nav).toBeHidden();
+  await page.getByLabel("Tool", { exact: true }).selectOption({ label: "Key agreement" });
+  await expect(page.getByRole("heading", { name: "Key agreement", level: 3 })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]tool=agree/);
+
+  await page.getByLabel("Tool", { exact: true }).selectOption({ label: "Verify receipt" });
+  await expect(page.getByText("This arrives with checkout.")).toBeVisible();
+});
+
+test("hash: SHA-256 and SHA3-256 of abc, base64 output, and a specific error for bad hex", async ({
+  page,
+}) => {
+  await openTool(page, "hash");
+  await page.getByLabel("Input", { exact: true }).fill("abc");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+  );
+  await expect(page.getByText("SHA-256 of 3 bytes: 32 bytes (256 bits)")).toBeVisible();
+
+  await page.getByLabel("Algorithm").selectOption("SHA3-256");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(
+    "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+  );
+
+  await page.getByLabel("Algorithm").selectOption("RIPEMD-160");
+  await page.getByLabel("Output").selectOption("base64");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(
+    Buffer.from("8eb208f7e05d987a9b044a8e98c6b087f15a0bfc", "hex").toString("base64"),
+  );
+
+  await page.getByLabel("Input as").selectOption("hex");
+  const input = page.getByLabel("Input", { exact: true });
+  await input.fill("61 62 6z");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(page.getByText("Invalid hex at position 7")).toBeVisible();
+  await expect(input).toHaveAttribute("aria-invalid", "true");
+  const describedBy = (await input.getAttribute("aria-describedby")) ?? "";
+  await expect(page.locator(`[id="${describedBy.split(" ").pop()}"]`)).toContainText(
+    "Invalid hex at position 7",
+  );
+  await expect(input).toHaveValue("61 62 6z");
+
+  await input.fill("61 62 63");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(
+    Buffer.from("8eb208f7e05d987a9b044a8e98c6b087f15a0bfc", "hex").toString("base64"),
+  );
+  await expect(input).not.toHaveAttribute("aria-invalid", "true");
+});
+
+test("hash: a 3 MB file shows progress and matches openssl dgst", async ({ page }) => {
+  const file = path.join(tmp, "three-megabytes.bin");
+  writeFileSync(file, randomBytes(3 * 1024 * 1024));
+  const expected = /= ([0-9a-f]{64})/.exec(openssl(["dgst", "-sha256", file]).toString())?.[1];
+  expect(expected).toMatch(/^[0-9a-f]{64}$/);
+
+  await openTool(page, "hash");
+  // Remember every progress bar the page shows (it may be up for only a moment on a fast machine).
+  await page.evaluate(() => {
+    const w = window as unknown as { progressSeen: number[] };
+    w.progressSeen = [];
+    new MutationObserver(() => {
+      const bar = document.querySelector<HTMLProgressElement>("progress");
+      if (bar) w.progressSeen.push(bar.value / bar.max);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.getByLabel("Input as").selectOption("file");
+  await page.getByLabel("Input", { exact: true }).setInputFiles(file);
+  await expect(page.getByText("three-megabytes.bin: 3.0 MB")).toBeVisible();
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(expected ?? "", { timeout: 15_000 });
+  const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(Math.max(...seen)).toBeGreaterThan(0);
+  await expect(page.getByText("SHA-256 of 3.0 MB")).toBeVisible();
+});
+
+test("HMAC: RFC 4231 test case 2", async ({ page }) => {
+  await openTool(page, "hmac");
+  await page.getByLabel("Input as").first().selectOption("utf8");
+  await page.getByLabel("Key", { exact: true }).fill("Jefe");
+  await page.getByLabel("Message", { exact: true }).fill("what do ya want for nothing?");
+  await page.getByRole("button", { name: "Compute HMAC" }).click();
+  await expect(result(page, "MAC")).toHaveText(
+    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+  );
+  await page.getByLabel("Hash", { exact: true }).selectOption("SHA-512");
+  await page.getByRole("button", { name: "Compute HMAC" }).click();
+  await expect(result(page, "MAC")).toHaveText(
+    "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+  );
+});
+
+test("PBKDF2: RFC 6070 vectors, and a slow derivation can be cancelled", async ({ page }) => {
+  await openTool(page, "pbkdf2");
+  await page.getByLabel("Password (UTF-8)").fill("password");
+  await page.getByLabel("Salt", { exact: true }).fill("salt");
+  await page.getByLabel("Iterations").fill("2");
+  await page.getByLabel("Length (bytes)").fill("20");
+  await page.getByLabel("Hash", { exact: true }).selectOption("SHA-1");
+  await page.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(result(page, "Derived key")).toHaveText("ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957");
+
+  await page.getByLabel("Iterations").fill("4096");
+  await page.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(result(page, "Derived key")).toHaveText("4b007901b765489abead49d926f721d065a429c1");
+
+  await page.getByLabel("Iterations").fill("0");
+  await page.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(await errorOf(page.getByLabel("Iterations"))).toHaveText(
+    "Iterations must be a whole number of at least 1",
+  );
+
+  // SHA3-512 PBKDF2 runs in JavaScript in the worker: ten million iterations take minutes.
+  await page.getByLabel("Iterations").fill("10000000");
+  await page.getByLabel("Hash", { exact: true }).selectOption("SHA3-512");
+  await page.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(page.getByText(/Working… \d/)).toBeVisible();
+  // The page stays responsive while the worker grinds.
+  await page.getByLabel("Password (UTF-8)").fill("still typing");
+  await expect(page.getByLabel("Password (UTF-8)")).toHaveValue("still typing");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("Cancelled. Your inputs are as you left them.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Derive", exact: true })).toBeEnabled();
+  await expect(page.getByLabel("Iterations")).toHaveValue("10000000");
+});
+
+test("random bytes: the asked length, different every time", async ({ page }) => {
+  await openTool(page, "random");
+  await page.getByLabel("Length (bytes)").fill("16");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(result(page, "Random bytes")).toHaveText(/^[0-9a-f]{32}$/);
+  const first = await result(page, "Random bytes").textContent();
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(result(page, "Random bytes")).not.toHaveText(first ?? "");
+  await expect(result(page, "Random bytes")).toHaveText(/^[0-9a-f]{32}$/);
+  await page.getByLabel("Length (bytes)").fill("2000000");
+  await page.getByRole("button", { name: "Generate" }).click();
+  await expect(await errorOf(page.getByLabel("Length (bytes)"))).toHaveText(
+    "Length must be a whole number of bytes from 1 to 1,048,576",
+  );
+});
+
+test("keys: Ed25519 key pair, PEM that openssl reads, a .pem download, then sign and verify", async ({
+  page,
+}) => {
+  const { privatePem, publicPem } = await generateKey(page, "Ed25519");
+  expect(privatePem).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+-----END PRIVATE KEY-----\n?$/);
+  await expect(result(page, "Public key (JWK)")).toContainText('"crv": "Ed25519"');
+  const privFile = path.join(tmp, "ed-priv.pem");
+  const pubFile = path.join(tmp, "ed-pub.pem");
+  writeFileSync(privFile, privatePem);
+  writeFileSync(pubFile, publicPem);
+  expect(openssl(["pkey", "-in", privFile, "-pubout"]).toString()).toBe(`${publicPem.trimEnd()}\n`);
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download public key (pem) as ed25519-public.pem" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("ed25519-public.pem");
+  expect(readFileSync((await file.path()) ?? "").toString()).toBe(publicPem);
+
+  await openTool(page, "sign");
+  const signForm = page.getByRole("form", { name: "Sign" });
+  await signForm.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await signForm.getByLabel("Message", { exact: true }).fill("Pay 100.00 EUR to Ada");
+  await signForm.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(signForm.getByText("Ed25519 (pure)")).toBeVisible();
+  const signature = (await result(page, "Signature").textContent()) ?? "";
+  expect(Buffer.from(signature, "base64")).toHaveLength(64);
+
+  // OpenSSL accepts it.
+  writeFileSync(path.join(tmp, "msg.txt"), "Pay 100.00 EUR to Ada");
+  writeFileSync(path.join(tmp, "sig.bin"), Buffer.from(signature, "base64"));
+  const ok = openssl([
+    "pkeyutl",
+    "-verify",
+    "-pubin",
+    "-inkey",
+    pubFile,
+    "-rawin",
+    "-in",
+    path.join(tmp, "msg.txt"),
+    "-sigfile",
+    path.join(tmp, "sig.bin"),
+  ]).toString();
+  expect(ok).toContain("Signature Verified Successfully");
+
+  await signForm.getByRole("button", { name: "Check it with Verify" }).click();
+  const verifyForm = page.getByRole("form", { name: "Verify" });
+  await expect(verifyForm.getByLabel("Public key or certificate")).toHaveValue(publicPem);
+  await verifyForm.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(verifyForm.getByText("✓ Valid signature")).toBeVisible();
+
+  await verifyForm.getByLabel("Message", { exact: true }).fill("Pay 900.00 EUR to Ada");
+  await verifyForm.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(verifyForm.getByText("✗ Invalid signature")).toBeVisible();
+
+  // A signature made by openssl verifies here: ECDSA P-256 over SHA-256, DER.
+  const ecKey = path.join(tmp, "ec.pem");
+  openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", ecKey]);
+  const ecPub = openssl(["pkey", "-in", ecKey, "-pubout"]).toString();
+  const ecSig = openssl(["dgst", "-sha256", "-sign", ecKey, path.join(tmp, "msg.txt")]);
+  await verifyForm.getByLabel("Public key or certificate").fill(ecPub);
+  await verifyForm.getByLabel("Message", { exact: true }).fill("Pay 100.00 EUR to Ada");
+  await verifyForm.getByLabel("Signature", { exact: true }).fill(ecSig.toString("base64"));
+  await verifyForm.getByLabel("Scheme").selectOption("auto");
+  await verifyForm.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(verifyForm.getByText("✓ Valid signature")).toBeVisible();
+  await expect(verifyForm.getByText("ECDSA with SHA-256, DER")).toBeVisible();
+});
+
+test("keys: a passphrase-protected key needs the right passphrase; wrong key types are named", async ({
+  page,
+}) => {
+  const { privatePem } = await generateKey(page, "EC-P-256", "correct horse");
+  expect(privatePem).toContain("-----BEGIN ENCRYPTED PRIVATE KEY-----");
+  const keyFile = path.join(tmp, "enc.pem");
+  writeFileSync(keyFile, privatePem);
+  expect(
+    openssl(["pkey", "-in", keyFile, "-passin", "pass:correct horse", "-noout", "-text"]).toString(),
+  ).toContain("NIST CURVE: P-256");
+
+  await openTool(page, "sign");
+  const form = page.getByRole("form", { name: "Sign" });
+  await form.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await form.getByLabel("Message", { exact: true }).fill("hello");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText("This private key is encrypted: enter its passphrase")).toBeVisible();
+
+  const pass = form.getByLabel("Passphrase (if the key is encrypted)");
+  await pass.fill("battery staple");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText("Wrong passphrase: the key could not be decrypted")).toBeVisible();
+  await expect(pass).toHaveAttribute("aria-invalid", "true");
+  await expect(pass).toHaveValue("battery staple");
+  await expect(form.getByLabel("Private key", { exact: true })).toHaveValue(privatePem);
+
+  await pass.fill("correct horse");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText("ECDSA with SHA-256, DER")).toBeVisible();
+
+  // Malformed PEM and a key that cannot sign each get their own message.
+  await form.getByLabel("Private key", { exact: true }).fill("-----BEGIN PRIVATE KEY-----\nnot base64!\n");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText(/Malformed PEM/)).toBeVisible();
+
+  const x = await generateKey(page, "X25519");
+  await openTool(page, "sign");
+  await form.getByLabel("Private key", { exact: true }).fill(x.privatePem);
+  await form.getByLabel("Message", { exact: true }).fill("hello");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText(/Wrong key type: X25519 keys cannot sign/)).toBeVisible();
+});
+
+test("RSA: OAEP encrypt then decrypt round trip, and openssl decrypts our ciphertext", async ({ page }) => {
+  test.setTimeout(60_000);
+  const { privatePem, publicPem } = await generateKey(page, "RSA-2048");
+  await openTool(page, "rsa");
+  const enc = page.getByRole("form", { name: "Encrypt" });
+  await enc.getByLabel("Public key", { exact: true }).fill(publicPem);
+  await enc.getByLabel("Message", { exact: true }).fill("The vault code is 4711");
+  await enc.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(enc.getByText("This key and padding take messages of up to 190 bytes.")).toBeVisible();
+  const ciphertext = (await result(page, "Ciphertext").textContent()) ?? "";
+  expect(Buffer.from(ciphertext, "base64")).toHaveLength(256);
+
+  const keyFile = path.join(tmp, "rsa.pem");
+  writeFileSync(keyFile, privatePem);
+  const plain = openssl(
+    [
+      "pkeyutl",
+      "-decrypt",
+      "-inkey",
+      keyFile,
+      "-pkeyopt",
+      "rsa_padding_mode:oaep",
+      "-pkeyopt",
+      "rsa_oaep_md:sha256",
+      "-pkeyopt",
+      "rsa_mgf1_md:sha256",
+    ],
+    Buffer.from(ciphertext, "base64"),
+  ).toString();
+  expect(plain).toBe("The vault code is 4711");
+
+  const dec = page.getByRole("form", { name: "Decrypt" });
+  await dec.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await dec.getByLabel("Ciphertext", { exact: true }).fill(ciphertext);
+  await dec.getByRole("button", { name: "Decrypt", exact: true }).click();
+  await expect(result(page, "Plaintext")).toHaveText("The vault code is 4711");
+
+  // The wrong padding fails with a specific message next to the ciphertext.
+  await dec.getByLabel("Padding").selectOption("OAEP-SHA-1");
+  await dec.getByRole("button", { name: "Decrypt", exact: true }).click();
+  await expect(dec.getByText(/Decryption failed/)).toBeVisible();
+
+  // Too long a message for the key.
+  await enc.getByLabel("Message", { exact: true }).fill("x".repeat(300));
+  await enc.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(enc.getByText(/too long/i)).toBeVisible();
+});
+
+test("key agreement: X25519 and ECDH P-256 between two generated keys give equal secrets", async ({
+  page,
+}) => {
+  for (const [algorithm, bytes] of [
+    ["X25519", 32],
+    ["EC-P-256", 32],
+  ] as const) {
+    const a = await generateKey(page, algorithm);
+    const b = await generateKey(page, algorithm);
+    expect(a.privatePem).not.toBe(b.privatePem);
+
+    await openTool(page, "agree");
+    const derive = async (priv: string, pub: string) => {
+      await page.getByLabel("Your private key").fill(priv);
+      await page.getByLabel("Their public key").fill(pub);
+      await page.getByRole("button", { name: "Derive shared secret" }).click();
+      await expect(page.getByText(`${bytes} bytes`, { exact: true })).toBeVisible();
+      const s = (await result(page, "Shared secret").textContent()) ?? "";
+      return s;
+    };
+    const ab = await derive(a.privatePem, b.publicPem);
+    await page.getByLabel("Your private key").fill("");
+    const ba = await derive(b.privatePem, a.publicPem);
+    expect(ab).toMatch(new RegExp(`^[0-9a-f]{${bytes * 2}}$`));
+    expect(ba).toBe(ab);
+
+    // OpenSSL derives the same secret.
+    writeFileSync(path.join(tmp, "a.pem"), a.privatePem);
+    writeFileSync(path.join(tmp, "b.pub"), b.publicPem);
+    const fromOpenssl = openssl([
+      "pkeyutl",
+      "-derive",
+      "-inkey",
+      path.join(tmp, "a.pem"),
+      "-peerkey",
+      path.join(tmp, "b.pub"),
+    ]).toString("hex");
+    expect(fromOpenssl).toBe(ab);
+  }
+
+  // Mismatched key types are named.
+  const x = await generateKey(page, "X25519");
+  const e = await generateKey(page, "EC-P-256");
+  await openTool(page, "agree");
+  await page.getByLabel("Your private key").fill(x.privatePem);
+  await page.getByLabel("Their public key").fill(e.publicPem);
+  await page.getByRole("button", { name: "Derive shared secret" }).click();
+  await expect(await errorOf(page.getByLabel("Their public key"))).toHaveText(
+    /^Wrong key type: the peer key is EC, the private key X25519/,
+  );
+});
+
+test("inspector: a certificate made by openssl shows its subject, SANs and fingerprints", async ({
+  page,
+}) => {
+  const keyFile = path.join(tmp, "cert-key.pem");
+  const certFile = path.join(tmp, "cert.pem");
+  openssl([
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    keyFile,
+    "-out",
+    certFile,
+    "-days",
+    "30",
+    "-subj",
+    "/C=DE/O=Abacus Test/CN=receipts.abacus.test",
+    "-addext",
+    "subjectAltName=DNS:receipts.abacus.test,DNS:www.abacus.test,IP:127.0.0.1",
+  ]);
+  const pem = readFileSync(certFile, "utf8");
+  const fp = openssl(["x509", "-in", certFile, "-noout", "-fingerprint", "-sha256"])
+    .toString()
+    .trim()
+    .split("=")[1];
+
+  await openTool(page, "inspect");
+  await page.getByLabel("PEM, base64 or hex DER").fill(pem);
+  await page.getByRole("button", { name: "Inspect" }).click();
+  const card = page.getByRole("region", { name: "X.509 certificate" });
+  await expect(card).toBeVisible();
+  await expect(card.getByText(/CN=receipts\.abacus\.test/).first()).toBeVisible();
+  const fields = card.locator("dl");
+  await expect(fields.getByText("receipts.abacus.test", { exact: true })).toBeVisible();
+  await expect(fields.getByText("www.abacus.test", { exact: true })).toBeVisible();
+  await expect(fields.getByText("127.0.0.1", { exact: true })).toBeVisible();
+  await expect(card.getByText(fp ?? "missing", { exact: true })).toBeVisible();
+  await expect(card.getByText("EC, 256 bits, P-256")).toBeVisible();
+
+  // The ASN.1 tree is a list of disclosure widgets.
+  const tree = card.getByRole("list", { name: "ASN.1 tree" });
+  await expect(tree.getByText("SEQUENCE").first()).toBeVisible();
+  await expect(tree.getByText(/prime256v1|P-256/).first()).toBeAttached();
+
+  // A key in hex DER: the format and parameters.
+  const der = openssl(["pkey", "-in", keyFile, "-outform", "DER"]).toString("hex");
+  await page.getByLabel("PEM, base64 or hex DER").fill(der);
+  await page.getByRole("button", { name: "Inspect" }).click();
+  const keyCard = page.getByRole("region", { name: "PKCS#8" });
+  await expect(keyCard.getByText("EC private key, 256 bits")).toBeVisible();
+  await expect(keyCard.getByText("curve P-256")).toBeVisible();
+
+  await page
+    .getByLabel("PEM, base64 or hex DER")
+    .fill("-----BEGIN CERTIFICATE-----\n@@@\n-----END CERTIFICATE-----");
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(await errorOf(page.getByLabel("PEM, base64 or hex DER"))).toHaveText(
+    /Malformed PEM|Invalid base64/,
+  );
+});
+
+test("no request carries what is typed into the tools", async ({ page }) => {
+  test.setTimeout(60_000);
+  const secrets = {
+    hash: "zqx-hash-input-5521",
+    hmacKey: "zqx-hmac-key-8830",
+    pbkdf2: "zqx-pbkdf2-password-1177",
+    message: "zqx-sign-message-4402",
+    inspect: "7a71782d696e73706563742d3933",
+  };
+  const seen: string[] = [];
+  const violations: string[] = [];
+  page.on("request", (r) => {
+    seen.push(`${r.method()} ${r.url()}\n${r.postData() ?? ""}\n${JSON.stringify(r.headers())}`);
+  });
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+
+  const tool = (id: string) => page.locator(`[data-tool="${id}"]`);
+  const open = async (name: string, id: string) => {
+    await page.getByRole("navigation", { name: "Crypto tools" }).getByRole("link", { name }).click();
+    await expect(tool(id)).toBeVisible();
+    return tool(id);
+  };
+
+  await openTool(page, "hash");
+  let t = tool("hash");
+  await t.getByLabel("Input", { exact: true }).fill(secrets.hash);
+  await t.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(t, "Digest")).toHaveText(createHash("sha256").update(secrets.hash).digest("hex"));
+
+  t = await open("HMAC", "hmac");
+  await t.getByLabel("Input as").first().selectOption("utf8");
+  await t.getByLabel("Key", { exact: true }).fill(secrets.hmacKey);
+  await t.getByLabel("Message", { exact: true }).fill(secrets.hash);
+  await t.getByRole("button", { name: "Compute HMAC" }).click();
+  await expect(result(t, "MAC")).toHaveText(/^[0-9a-f]{64}$/);
+
+  t = await open("PBKDF2", "pbkdf2");
+  await t.getByLabel("Password (UTF-8)").fill(secrets.pbkdf2);
+  await t.getByLabel("Salt", { exact: true }).fill("salt");
+  await t.getByLabel("Iterations").fill("1000");
+  await t.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(result(t, "Derived key")).toHaveText(/^[0-9a-f]{64}$/);
+
+  t = await open("Key generation", "keys");
+  await t.getByLabel("Algorithm").selectOption("Ed25519");
+  await t.getByLabel("Passphrase (optional)").fill(secrets.hmacKey);
+  await t.getByRole("button", { name: "Generate key pair" }).click();
+  await expect(result(t, "Encrypted private key (PEM)")).toContainText("-----END", { timeout: 15_000 });
+  const privatePem = (await result(t, "Encrypted private key (PEM)").textContent()) ?? "";
+
+  t = await open("Sign and verify", "sign");
+  const form = t.getByRole("form", { name: "Sign" });
+  await form.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await form.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await form.getByLabel("Message", { exact: true }).fill(secrets.message);
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText("Ed25519 (pure)")).toBeVisible();
+  const signature = (await result(t, "Signature").textContent()) ?? "";
+
+  t = await open("PEM/ASN.1 inspector", "inspect");
+  await t.getByLabel("PEM, base64 or hex DER").fill(`04 0e ${secrets.inspect}`);
+  await t.getByRole("button", { name: "Inspect" }).click();
+  await expect(t.getByRole("region", { name: "Unrecognised DER" })).toBeVisible();
+
+  const needles = [...Object.values(secrets), privatePem.split("\n")[1] ?? "", signature].filter(Boolean);
+  for (const s of needles) {
+    const hits = seen.filter((r) => r.includes(s) || r.includes(encodeURIComponent(s)));
+    expect(hits, `requests containing ${s}`).toEqual([]);
+  }
+  expect(seen.length).toBeGreaterThan(0);
+  expect(violations).toEqual([]);
+});
+
+test("the Decimal mode does not load the crypto workbench chunk", async ({ browser }) => {
+  const scriptsOf = async (url: string) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = new Map<string, string>();
+    page.on("response", async (r) => {
+      if (r.request().resourceType() === "script" || r.url().endsWith(".js")) {
+        scripts.set(new URL(r.url()).pathname, await r.text().catch(() => ""));
+      }
+    });
+    await page.goto(url);
+    if (url.includes("mode=crypto")) {
+      // Run something so the worker and its chunks load too.
+      await page.getByLabel("Input", { exact: true }).fill("abc");
+      await page.getByRole("button", { name: "Hash", exact: true }).click();
+      await expect(result(page, "Digest")).toHaveText(/^ba7816bf/);
+    } else {
+      await expect(page.getByRole("heading", { name: "Calculator", level: 1 })).toBeVisible();
+    }
+    await page.waitForLoadState("networkidle");
+    await context.close();
+    return scripts;
+  };
+
+  const crypto = await scriptsOf("/calculator?mode=crypto");
+  const plain = await scriptsOf("/calculator");
+  const decimal = await scriptsOf("/calculator?mode=decimal");
+
+  const cryptoOnly = [...crypto.keys()].filter((p) => !plain.has(p));
+  expect(cryptoOnly.length).toBeGreaterThan(0);
+  // The workbench UI and the library (asn1js is a distinctive part of it) are among them.
+  const bodies = cryptoOnly.map((p) => crypto.get(p) ?? "");
+  expect(bodies.some((b) => b.includes("PEM/ASN.1 inspector"))).toBe(true);
+  expect(bodies.some((b) => b.includes("Wrong passphrase"))).toBe(true);
+
+  for (const scripts of [plain, decimal]) {
+    for (const p of cryptoOnly) expect(scripts.has(p), p).toBe(false);
+    for (const [p, body] of scripts) {
+      expect(body.includes("PEM/ASN.1 inspector"), p).toBe(false);
+      expect(body.includes("Wrong passphrase"), p).toBe(false);
+    }
+  }
+});
