@@ -1,5 +1,6 @@
 // Takes screenshots of pages in light and dark, desktop and phone widths, for a person to look at.
 //   node scripts/screenshots.mjs http://localhost:3000 /out/dir /path1 /path2 ...
+// With SHOTS_EMAIL and SHOTS_PASSWORD set, each context signs in first.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -23,6 +24,12 @@ for (const scheme of ["light", "dark"]) {
     ["phone", { width: 375, height: 740 }],
   ]) {
     const context = await browser.newContext({ viewport, colorScheme: scheme });
+    if (process.env.SHOTS_EMAIL) {
+      await context.request.post(`${base}/api/auth/sign-in/email`, {
+        data: { email: process.env.SHOTS_EMAIL, password: process.env.SHOTS_PASSWORD },
+        headers: { Origin: base },
+      });
+    }
     const page = await context.newPage();
     for (const p of paths.length ? paths : ["/"]) {
       await page.goto(base + p, { waitUntil: "networkidle" });
