@@ -61,6 +61,9 @@ const privateKeyFields = (field: string): Fields => ({
   default: field,
 });
 
+/** Files are read and hashed 1 MiB at a time: fine-grained progress, little memory. */
+const FILE_CHUNK = 1024 * 1024;
+
 // ---- hashing ---------------------------------------------------------------------------------------
 
 export interface DigestResult {
@@ -81,6 +84,7 @@ async function hash(
     inputLength = data.file.size;
     digest = await at("data", () =>
       c.hashStream(alg, data.file, {
+        chunkSize: FILE_CHUNK,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.progress ? { onProgress: ctx.progress } : {}),
       }),
@@ -105,6 +109,7 @@ async function hmac(
     inputLength = data.file.size;
     mac = await at("data", () =>
       c.hmacStream(alg, key, data.file, {
+        chunkSize: FILE_CHUNK,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.progress ? { onProgress: ctx.progress } : {}),
       }),

@@ -521,8 +521,9 @@ export function ResultBox({
         className={cn(
           "block overflow-auto rounded-md border border-border bg-muted/40 px-3 py-2 font-mono text-sm leading-6 break-all whitespace-pre-wrap tabular-nums focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring",
           size === "sm" ? "h-28" : "h-60 text-xs leading-5",
-          !value && "text-muted-foreground font-sans",
+          !value && "font-sans break-normal text-muted-foreground",
         )}
+        aria-live={size === "lg" ? "off" : undefined}
       >
         {value || placeholder}
       </output>

@@ -63,8 +63,13 @@ function TreeLabel({ n }: { n: Asn1TreeNode }) {
     <span className="min-w-0">
       <span className="font-semibold">{n.name}</span>
       {n.encapsulates ? <span className="text-muted-foreground"> (encapsulates)</span> : null}
-      {n.value ? <span className={`${mono} ml-2`}>{n.value}</span> : null}
-      <span className="ml-2 text-xs text-muted-foreground tabular-nums">
+      {n.value ? (
+        <>
+          {" "}
+          <span className={`${mono} ml-1`}>{n.value}</span>
+        </>
+      ) : null}{" "}
+      <span className="ml-1 text-xs text-muted-foreground tabular-nums">
         @{n.offset}, {n.length} {n.length === 1 ? "byte" : "bytes"}
       </span>
     </span>
