@@ -3,8 +3,10 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
+  numeric,
   pgTable,
   text,
   timestamp,
@@ -187,5 +189,22 @@ export const invitation = pgTable(
   (table) => [
     index("invitation_organization_id_idx").on(table.organizationId),
     index("invitation_email_idx").on(table.email),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// FX rates: units of `currency` per 1 EUR, as exact decimals (ECB reference-rate convention).
+
+export const fxRates = pgTable(
+  "fx_rates",
+  {
+    currency: text("currency").primaryKey(),
+    rate: numeric("rate").notNull(),
+    ratesDate: date("rates_date").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("fx_rates_currency_check", sql`${table.currency} ~ '^[A-Z]{3}$' and ${table.currency} <> 'EUR'`),
+    check("fx_rates_rate_check", sql`${table.rate} > 0`),
   ],
 );

@@ -1,0 +1,59 @@
+import "server-only";
+import { evaluate } from "@/core/decimal";
+import type { RoundingMode } from "@/core/decimal/rounding";
+import { convert, crossRate, parseMoney, type RateTable, toDecimalString } from "@/core/money";
+
+export type ApiOutcome<T> =
+  | { ok: true; body: T }
+  | { ok: false; code: string; message: string; column?: number };
+
+/** POST /api/v1/calculate: the expression engine with the instance's FX table. */
+export function calculate(
+  input: { expression: string; precision?: number; rounding?: RoundingMode },
+  rates: RateTable,
+): ApiOutcome<{ result: string; exact: string; currency?: string }> {
+  const outcome = evaluate(input.expression, {
+    precision: input.precision ?? 20,
+    rounding: input.rounding ?? "half-even",
+    rates,
+  });
+  if (!outcome.ok) {
+    return {
+      ok: false,
+      code: outcome.error.code,
+      message: outcome.error.message,
+      column: outcome.error.column,
+    };
+  }
+  if (outcome.money) {
+    return {
+      ok: true,
+      body: { result: outcome.money.amount, exact: outcome.exact, currency: outcome.money.currency },
+    };
+  }
+  return { ok: true, body: { result: outcome.display, exact: outcome.exact } };
+}
+
+/** GET /api/v1/convert: money keeps its minor-unit digits ("38.120" BHD, "15234" JPY). */
+export function convertAmount(
+  input: { amount: string; from: string; to: string; rounding: RoundingMode },
+  rates: RateTable,
+): ApiOutcome<{ amount: string; currency: string; rate: string; ratesDate: string }> {
+  // No rounding of the input: an amount finer than the currency's minor unit is an error, so the
+  // result is rounded exactly once.
+  const money = parseMoney(input.amount, input.from);
+  if (!money.ok) return { ok: false, code: money.error.code, message: money.error.message };
+  const converted = convert(money.value, input.to, rates, input.rounding);
+  if (!converted.ok) return { ok: false, code: converted.error.code, message: converted.error.message };
+  const rate = crossRate(rates, input.from, input.to);
+  if (!rate.ok) return { ok: false, code: rate.error.code, message: rate.error.message };
+  return {
+    ok: true,
+    body: {
+      amount: toDecimalString(converted.value),
+      currency: converted.value.currency,
+      rate: rate.value,
+      ratesDate: rates.date,
+    },
+  };
+}
