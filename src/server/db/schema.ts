@@ -8,6 +8,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -207,4 +208,36 @@ export const fxRates = pgTable(
     check("fx_rates_currency_check", sql`${table.currency} ~ '^[A-Z]{3}$' and ${table.currency} <> 'EUR'`),
     check("fx_rates_rate_check", sql`${table.rate} > 0`),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Error reporting kept by the instance itself (no SENTRY_DSN), and first-party page views.
+
+export const monitoringEvents = pgTable(
+  "monitoring_events",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: text("event_id"),
+    type: text("type").notNull(),
+    level: text("level"),
+    message: text("message"),
+    url: text("url"),
+    release: text("release"),
+    environment: text("environment"),
+    traceId: text("trace_id"),
+    payload: text("payload"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("monitoring_events_received_at_idx").on(table.receivedAt)],
+);
+
+/** Page views per day and path; no cookie, IP address or user agent is stored. */
+export const pageViews = pgTable(
+  "page_views",
+  {
+    day: date("day").notNull(),
+    path: text("path").notNull(),
+    views: integer("views").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.path] })],
 );
