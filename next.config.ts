@@ -5,6 +5,8 @@ const isDev = process.env.NODE_ENV !== "production";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // A separate build folder lets two builds of one checkout coexist (e.g. parallel test runs).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
   typedRoutes: false,
   // Types are checked once by `npm run typecheck` (CI runs it before the tests), not again in
