@@ -232,3 +232,30 @@ test("profile edits, password change and revoking another session", async ({ bro
   const [row] = await sql`select name from "user" where email = ${newEmail}`;
   expect(row?.name).toBe("Pia P. Profile");
 });
+
+test("organization forms show specific errors and keep what was typed", async ({ page }) => {
+  await signUpAndOnboard(page, { name: "Fay Forms", email: uniqueEmail("forms"), org: "Forms Org" });
+  await page.goto("/organization-profile");
+  await page.getByLabel("Slug").fill("Not A Slug!");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByText("Use lowercase letters, digits and single hyphens, like acme-finance."),
+  ).toBeVisible();
+  await expect(page.getByLabel("Slug")).toHaveValue("Not A Slug!");
+  await page.getByLabel("Slug").fill("demo-company");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.getByText("That slug is already used by another organization. Try another.").first(),
+  ).toBeVisible();
+
+  await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue("not-an-email");
+
+  await page.getByLabel("Type forms-org to confirm").fill("forms");
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page.getByText("Type forms-org to confirm.").first()).toBeVisible();
+  const [org] = await sql`select 1 from organization where slug = 'forms-org'`;
+  expect(org).toBeTruthy();
+});
