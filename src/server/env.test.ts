@@ -26,10 +26,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({})).toThrow(/DATABASE_URL: is required/);
   });
 
-  it("requires AUTH_SECRET in production on an external database", () => {
+  it("requires AUTH_SECRET on an external database (outside tests)", () => {
     expect(() => parseEnv({ ...base, NODE_ENV: "production", DATABASE_MODE: "external" })).toThrow(
       /AUTH_SECRET: is required when DATABASE_URL/,
     );
+    expect(() => parseEnv({ ...base, NODE_ENV: "development", DATABASE_MODE: "external" })).toThrow(
+      /AUTH_SECRET: is required when DATABASE_URL/,
+    );
+    expect(parseEnv({ ...base, NODE_ENV: "test", DATABASE_MODE: "external" }).AUTH_SECRET).toBeUndefined();
     expect(
       parseEnv({ ...base, NODE_ENV: "production", DATABASE_MODE: "embedded" }).AUTH_SECRET,
     ).toBeUndefined();

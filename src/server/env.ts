@@ -44,7 +44,7 @@ const schema = z
     VERCEL: bool,
   })
   .superRefine((value, ctx) => {
-    if (value.NODE_ENV === "production" && value.DATABASE_MODE === "external" && !value.AUTH_SECRET) {
+    if (value.NODE_ENV !== "test" && value.DATABASE_MODE === "external" && !value.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",
         path: ["AUTH_SECRET"],

@@ -33,7 +33,7 @@ export function getSecrets(): Secrets {
     cached = JSON.parse(readFileSync(file, "utf8")) as Secrets;
     return cached;
   }
-  // Development or tests against an external server without AUTH_SECRET: a per-process secret.
+  // Tests against an external server without AUTH_SECRET (env.ts refuses it anywhere else).
   cached = { authSecret: randomBytes(32).toString("base64url") };
   return cached;
 }
