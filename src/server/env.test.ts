@@ -5,7 +5,7 @@ const base = { DATABASE_URL: "postgres://u:p@127.0.0.1:5432/abacus" };
 
 describe("parseEnv", () => {
   it("applies defaults", () => {
-    const env = parseEnv(base);
+    const env = parseEnv({ ...base, AUTH_SECRET: "s".repeat(32) });
     expect(env).toMatchObject({
       DATABASE_MODE: "external",
       DATABASE_POOL_SIZE: 10,
