@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
 // The Crypto mode of /calculator, used as a person would: fill, click, read. Reference values are
@@ -617,3 +618,56 @@ test("the Decimal mode does not load the crypto workbench chunk", async ({ brows
     }
   }
 });
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`crypto tools with results and errors have no serious axe violations (${scheme})`, async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = async (what: string) => {
+      const r = await new AxeBuilder({ page })
+        .include("main")
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
+      const blocking = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(
+        blocking.map((v) => `${what}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      ).toEqual([]);
+    };
+
+    await openTool(page, "hash");
+    await page.getByLabel("Input as").selectOption("hex");
+    await page.getByLabel("Input", { exact: true }).fill("zz");
+    await page.getByRole("button", { name: "Hash", exact: true }).click();
+    await expect(await errorOf(page.getByLabel("Input", { exact: true }))).toContainText("Invalid hex");
+    await axe("hash with an error");
+
+    const { privatePem } = await generateKey(page, "EC-P-256");
+    await axe("key generation with keys");
+
+    await openTool(page, "sign");
+    const form = page.getByRole("form", { name: "Sign" });
+    await form.getByLabel("Private key", { exact: true }).fill(privatePem);
+    await form.getByLabel("Message", { exact: true }).fill("hello");
+    await form.getByRole("button", { name: "Sign", exact: true }).click();
+    await form.getByRole("button", { name: "Check it with Verify" }).click();
+    await page
+      .getByRole("form", { name: "Verify" })
+      .getByRole("button", { name: "Verify", exact: true })
+      .click();
+    await expect(page.getByText("✓ Valid signature")).toBeVisible();
+    await axe("sign and verify");
+
+    await openTool(page, "inspect");
+    await page.getByLabel("PEM, base64 or hex DER").fill(privatePem);
+    await page.getByRole("button", { name: "Inspect" }).click();
+    await expect(page.getByRole("list", { name: "ASN.1 tree" })).toBeVisible();
+    await axe("inspector");
+
+    for (const tool of ["hmac", "pbkdf2", "random", "rsa", "agree", "receipt"]) {
+      await openTool(page, tool);
+      await axe(tool);
+    }
+  });
+}

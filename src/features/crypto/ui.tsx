@@ -88,7 +88,7 @@ export function ToolHeading({
   children: React.ReactNode;
 }) {
   return (
-    <div className="mb-6">
+    <div className="mb-3">
       <h3 id={id} className="text-xl font-semibold tracking-tight">
         {title}
       </h3>

@@ -44,7 +44,7 @@ export function HashTool() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="tool-hash" noValidate>
+    <form onSubmit={onSubmit} aria-labelledby="tool-hash" noValidate className="grid gap-3">
       <ToolHeading id="tool-hash" title="Hash">
         A digest of text, hex, base64 or a file of any size. Files are read in chunks in a background worker,
         so the page stays responsive.

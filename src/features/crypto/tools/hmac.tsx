@@ -50,7 +50,7 @@ export function HmacTool() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="tool-hmac" noValidate>
+    <form onSubmit={onSubmit} aria-labelledby="tool-hmac" noValidate className="grid gap-3">
       <ToolHeading id="tool-hmac" title="HMAC">
         A keyed message authentication code (RFC 2104) over any of the hashes. Keys longer than the hash's
         block are hashed first, as the standard says; an empty key is allowed.

@@ -252,7 +252,7 @@ export function InspectTool() {
 
   return (
     <div>
-      <form onSubmit={onSubmit} aria-labelledby="tool-inspect" noValidate>
+      <form onSubmit={onSubmit} aria-labelledby="tool-inspect" noValidate className="grid gap-3">
         <ToolHeading id="tool-inspect" title="PEM/ASN.1 inspector">
           Paste a certificate or a key as PEM (several blocks are fine), or any DER as base64 or hex, to see
           its fields and its ASN.1 structure. Nothing is validated against a trust store.

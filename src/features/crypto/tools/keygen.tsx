@@ -53,7 +53,7 @@ export function KeygenTool() {
 
   const base = algorithm.toLowerCase().replace(/[^a-z0-9]+/g, "-");
   return (
-    <form onSubmit={onSubmit} aria-labelledby="tool-keys" noValidate>
+    <form onSubmit={onSubmit} aria-labelledby="tool-keys" noValidate className="grid gap-3">
       <ToolHeading id="tool-keys" title="Key generation">
         A new key pair as PEM (PKCS#8 private key, SPKI public key) and JWK where one is defined. RSA 4096 and
         DSA (which makes fresh domain parameters) take a few seconds; they run in a background worker and can
@@ -80,7 +80,7 @@ export function KeygenTool() {
         />
       </FormGrid>
       <RunRow job={job.state} label="Generate key pair" pendingLabel="Generating…" error={errors.form} />
-      <p className="mb-4 min-h-5 text-sm text-muted-foreground tabular-nums" aria-live="polite">
+      <p className="min-h-5 text-sm text-muted-foreground tabular-nums" aria-live="polite">
         {keys ? summaryLine(keys) : "Choose an algorithm and press Generate key pair."}
       </p>
       <div className="grid gap-x-4 lg:grid-cols-2">

@@ -63,7 +63,7 @@ export function Pbkdf2Tool() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="tool-pbkdf2" noValidate>
+    <form onSubmit={onSubmit} aria-labelledby="tool-pbkdf2" noValidate className="grid gap-3">
       <ToolHeading id="tool-pbkdf2" title="PBKDF2">
         Password-based key derivation (RFC 8018). It is meant to be slow: 600,000 iterations of HMAC-SHA-256
         is OWASP's current figure. It runs in a background worker and can be cancelled.

@@ -39,7 +39,7 @@ export function RandomTool() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="tool-random" noValidate>
+    <form onSubmit={onSubmit} aria-labelledby="tool-random" noValidate className="grid gap-3">
       <ToolHeading id="tool-random" title="Random bytes">
         Cryptographically secure random bytes from your browser's generator (
         <code className="font-mono text-[0.9em]">crypto.getRandomValues</code>), for keys, salts and nonces.

@@ -51,7 +51,7 @@ function EncryptForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="rsa-encrypt-heading" noValidate className="grid gap-2">
+    <form onSubmit={onSubmit} aria-labelledby="rsa-encrypt-heading" noValidate className="grid gap-3">
       <h4 id="rsa-encrypt-heading" className="text-base font-semibold">
         Encrypt
       </h4>
@@ -126,7 +126,7 @@ function DecryptForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="rsa-decrypt-heading" noValidate className="grid gap-2">
+    <form onSubmit={onSubmit} aria-labelledby="rsa-decrypt-heading" noValidate className="grid gap-3">
       <h4 id="rsa-decrypt-heading" className="text-base font-semibold">
         Decrypt
       </h4>

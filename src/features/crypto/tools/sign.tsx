@@ -123,7 +123,7 @@ function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="sign-heading" noValidate className="grid gap-2">
+    <form onSubmit={onSubmit} aria-labelledby="sign-heading" noValidate className="grid gap-3">
       <h4 id="sign-heading" className="text-base font-semibold">
         Sign
       </h4>
@@ -235,7 +235,7 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
   }
 
   return (
-    <form onSubmit={onSubmit} aria-labelledby="verify-heading" noValidate className="grid gap-2">
+    <form onSubmit={onSubmit} aria-labelledby="verify-heading" noValidate className="grid gap-3">
       <h4 id="verify-heading" className="scroll-mt-24 text-base font-semibold">
         Verify
       </h4>
