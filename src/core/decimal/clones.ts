@@ -7,7 +7,12 @@ const clones = new Map<string, typeof Decimal>();
  * The decimal.js constructor for a precision and rounding mode, cloned once and cached (the global
  * Decimal configuration is never changed).
  */
+let lastPrecision = 0;
+let lastRounding: RoundingMode | undefined;
+let lastClone: typeof Decimal | undefined;
+
 export function decimalFor(precision: number, rounding: RoundingMode): typeof Decimal {
+  if (lastClone && precision === lastPrecision && rounding === lastRounding) return lastClone;
   const key = `${precision}|${rounding}`;
   let D = clones.get(key);
   if (!D) {
@@ -23,6 +28,9 @@ export function decimalFor(precision: number, rounding: RoundingMode): typeof De
     if (clones.size >= 256) clones.clear();
     clones.set(key, D);
   }
+  lastPrecision = precision;
+  lastRounding = rounding;
+  lastClone = D;
   return D;
 }
 
@@ -40,6 +48,7 @@ export const Low = Decimal.clone({ precision: 20, rounding: Decimal.ROUND_HALF_E
  */
 export function recoverDecimalState(): void {
   clones.clear();
+  lastClone = undefined;
   Exact.set({ precision: 1e9, rounding: Decimal.ROUND_HALF_UP });
   Low.set({ precision: 20, rounding: Decimal.ROUND_HALF_EVEN });
   new Low(2).sqrt();

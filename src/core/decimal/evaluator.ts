@@ -232,23 +232,26 @@ export class Evaluator {
       );
     }
     if (y.isZero()) return new D(1);
-    // estimate log10 |x^y| = y × log10 |x| at low precision before computing
-    const est = new Low(y).times(Low.log10(new Low(x).abs()));
-    if (est.gt(LIMITS.maxExponent + 1)) {
-      throw new EngineError(
-        "overflow",
-        `The result is too large (above 10^${LIMITS.maxExponent})`,
-        node.pos,
-        node.len,
-      );
-    }
-    if (est.lt(-LIMITS.maxExponent - 1)) {
-      throw new EngineError(
-        "overflow",
-        `The result is too small (below 10^-${LIMITS.maxExponent})`,
-        node.pos,
-        node.len,
-      );
+    // |log10 |x^y|| < |y| × (|x.e| + 1): when that is small the result is in range; otherwise estimate
+    // log10 |x^y| = y × log10 |x| at low precision before computing
+    if (y.e > 6 || Math.abs(y.toNumber()) * (Math.abs(x.e) + 1) > LIMITS.maxExponent) {
+      const est = new Low(y).times(Low.log10(new Low(x).abs()));
+      if (est.gt(LIMITS.maxExponent + 1)) {
+        throw new EngineError(
+          "overflow",
+          `The result is too large (above 10^${LIMITS.maxExponent})`,
+          node.pos,
+          node.len,
+        );
+      }
+      if (est.lt(-LIMITS.maxExponent - 1)) {
+        throw new EngineError(
+          "overflow",
+          `The result is too small (below 10^-${LIMITS.maxExponent})`,
+          node.pos,
+          node.len,
+        );
+      }
     }
     if (!integer || y.abs().gt(Number.MAX_SAFE_INTEGER)) this.limit("pow", node);
     return this.check(x.pow(y), node);

@@ -199,10 +199,17 @@ function present(
   rounding: RoundingMode,
 ): Pick<EvalSuccess, "value" | "display" | "exact" | "money"> {
   const exact = formatDecimal(x.v, notation);
-  if (x.c === null) return { value: fromVal(x), display: exact, exact };
+  // a plain-notation string is already an exact decimal: reuse it as the value
+  const value: Value =
+    notation === "plain" && exact.length < 2_000
+      ? x.c === null
+        ? { kind: "number", value: exact }
+        : { kind: "money", value: exact, currency: x.c }
+      : fromVal(x);
+  if (x.c === null) return { value, display: exact, exact };
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
   const amount = formatFixed(x.v.toDecimalPlaces(minor, toDecimalRounding(rounding)), minor);
-  return { value: fromVal(x), display: `${amount} ${x.c}`, exact, money: { amount, currency: x.c } };
+  return { value, display: `${amount} ${x.c}`, exact, money: { amount, currency: x.c } };
 }
 
 export interface FormatOptions {

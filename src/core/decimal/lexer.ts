@@ -127,27 +127,25 @@ export function tokenize(source: string): Token[] {
   return tokens;
 }
 
+/** Index after a run of digits that may contain single `_` between digits; `flags.underscore` is set if any. */
+function skipDigits(source: string, i: number, flags: { underscore: boolean }): number {
+  const n = source.length;
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    if (isDigit(c)) i++;
+    else if (c === 95 && isDigit(source.charCodeAt(i - 1)) && isDigit(source.charCodeAt(i + 1))) {
+      flags.underscore = true;
+      i++;
+    } else break;
+  }
+  return i;
+}
+
 function lexNumber(source: string, start: number, tokens: Token[]): number {
   const n = source.length;
-  let i = start;
-  let text = "";
-  let segStart = i;
-  let hasUnderscore = false;
-  const digits = () => {
-    while (i < n) {
-      const c = source.charCodeAt(i);
-      if (isDigit(c)) i++;
-      else if (c === 95 && isDigit(source.charCodeAt(i - 1)) && isDigit(source.charCodeAt(i + 1))) {
-        hasUnderscore = true;
-        i++;
-      } else break;
-    }
-  };
-  digits();
-  if (source.charCodeAt(i) === 46) {
-    i++;
-    digits();
-  }
+  const flags = { underscore: false };
+  let i = skipDigits(source, start, flags);
+  if (source.charCodeAt(i) === 46) i = skipDigits(source, i + 1, flags);
   const c = source.charCodeAt(i);
   if (c === 101 || c === 69) {
     // exponent only when digits follow (optionally after a sign); otherwise `e` is left for the parser
@@ -164,8 +162,8 @@ function lexNumber(source: string, start: number, tokens: Token[]): number {
       i = j;
     }
   }
-  text = source.slice(segStart, i);
-  if (hasUnderscore) text = text.replace(/_/g, "");
+  let text = source.slice(start, i);
+  if (flags.underscore) text = text.replace(/_/g, "");
   const next = source.charCodeAt(i);
   if (next === 95 || next === 46) {
     throw new EngineError(
@@ -175,7 +173,6 @@ function lexNumber(source: string, start: number, tokens: Token[]): number {
       1,
     );
   }
-  segStart = start;
   tokens.push({ type: "number", text, start, end: i });
   return i;
 }
