@@ -2,7 +2,7 @@
 import postgres from "postgres";
 
 const email = process.argv[2]?.trim().toLowerCase();
-if (!email || !email.includes("@")) {
+if (!email?.includes("@")) {
   console.error("usage: npm run user:promote -- <email>");
   process.exit(2);
 }

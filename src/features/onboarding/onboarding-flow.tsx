@@ -12,7 +12,7 @@ import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
-import { slugify } from "@/features/organizations/schemas";
+import { NameSlugFields } from "@/features/organizations/name-slug-fields";
 import {
   acceptInvitationAction,
   backAction,
@@ -118,7 +118,6 @@ function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => voi
 }
 
 function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
-  const [slugEdited, setSlugEdited] = useState(false);
   const [pending, startTransition] = useTransition();
   const form = useActionForm({ name: "", slug: "" }, createOrganizationStepAction, {
     idPrefix: "org",
@@ -197,38 +196,12 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () =
             ? "Or create a new organization"
             : "Create your organization"}
         </h2>
-        <Field id="org-name" label="Organization name" error={form.fieldErrors.name}>
-          {(props) => (
-            <Input
-              {...props}
-              name="name"
-              value={form.values.name}
-              onChange={(event) => {
-                const name = event.target.value;
-                form.setValues((v) => ({ name, slug: slugEdited ? v.slug : slugify(name) }));
-              }}
-              autoComplete="organization"
-            />
-          )}
-        </Field>
-        <Field
-          id="org-slug"
-          label="Slug"
-          hint="Used in links; lowercase letters, digits and hyphens."
-          error={form.fieldErrors.slug}
-        >
-          {(props) => (
-            <Input
-              {...props}
-              name="slug"
-              value={form.values.slug}
-              onChange={(event) => {
-                setSlugEdited(true);
-                form.setValues((v) => ({ ...v, slug: event.target.value }));
-              }}
-            />
-          )}
-        </Field>
+        <NameSlugFields
+          idPrefix="org"
+          values={form.values}
+          setValues={form.setValues}
+          errors={form.fieldErrors}
+        />
         <FormError id="org-error" message={form.formError} />
         <div>
           <SubmitButton pending={form.pending}>Create organization</SubmitButton>

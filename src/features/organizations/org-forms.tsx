@@ -21,7 +21,7 @@ import {
   updateMemberRoleAction,
   updateOrganizationAction,
 } from "./actions";
-import { slugify } from "./schemas";
+import { NameSlugFields } from "./name-slug-fields";
 
 type Role = "owner" | "admin" | "member";
 const roleLabels: Record<Role, string> = { owner: "Owner", admin: "Admin", member: "Member" };
@@ -43,7 +43,6 @@ function copy(text: string) {
 
 export function CreateOrganizationForm() {
   const router = useRouter();
-  const [slugEdited, setSlugEdited] = useState(false);
   const form = useActionForm({ name: "", slug: "" }, createOrganizationAction, {
     idPrefix: "create-org",
     success: "Organization created. It is now your active organization.",
@@ -55,32 +54,12 @@ export function CreateOrganizationForm() {
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
-      <Field id="create-org-name" label="Organization name" error={form.fieldErrors.name}>
-        {(props) => (
-          <Input
-            {...props}
-            name="name"
-            value={form.values.name}
-            onChange={(e) => {
-              const name = e.target.value;
-              form.setValues((v) => ({ name, slug: slugEdited ? v.slug : slugify(name) }));
-            }}
-          />
-        )}
-      </Field>
-      <Field id="create-org-slug" label="Slug" error={form.fieldErrors.slug}>
-        {(props) => (
-          <Input
-            {...props}
-            name="slug"
-            value={form.values.slug}
-            onChange={(e) => {
-              setSlugEdited(true);
-              form.setValues((v) => ({ ...v, slug: e.target.value }));
-            }}
-          />
-        )}
-      </Field>
+      <NameSlugFields
+        idPrefix="create-org"
+        values={form.values}
+        setValues={form.setValues}
+        errors={form.fieldErrors}
+      />
       <FormError id="create-org-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending}>Create organization</SubmitButton>
