@@ -75,7 +75,7 @@ export interface DigestResult {
 
 async function hash(
   a: { alg: c.HashAlgorithm; data: DataSpec; output: OutputEncoding },
-  ctx: OpContext,
+  ctx: OpContext = {},
 ): Promise<DigestResult> {
   const { alg, data } = a;
   let digest: Uint8Array;
@@ -99,7 +99,7 @@ async function hash(
 
 async function hmac(
   a: { alg: c.HashAlgorithm; key: DataSpec; data: DataSpec; output: OutputEncoding },
-  ctx: OpContext,
+  ctx: OpContext = {},
 ): Promise<DigestResult> {
   const { alg, data } = a;
   const key = await bytesOf("key", a.key);
@@ -231,13 +231,6 @@ async function rsaEncrypt(a: {
   output: OutputEncoding;
 }): Promise<{ value: string; maxLength: number }> {
   const key = await at("publicKey", () => c.loadPublicKey(a.publicKey));
-  if (key.kind !== "rsa") {
-    throw new FieldError(
-      "WRONG_KEY_TYPE",
-      `Wrong key type: RSA encryption needs an RSA key, but this is ${key.kind === "ec" ? "an EC" : `a ${key.kind.toUpperCase()}`} key`,
-      "publicKey",
-    );
-  }
   const scheme = encryptionScheme(a.padding);
   const data = await bytesOf("data", a.data);
   const out = await at({ WRONG_KEY_TYPE: "publicKey", KEY_TOO_SHORT: "publicKey", default: "data" }, () =>
@@ -245,7 +238,7 @@ async function rsaEncrypt(a: {
   );
   return {
     value: encode(out, a.output),
-    maxLength: c.rsaMaxMessageLength(key, scheme.padding === "OAEP" ? scheme : { padding: "PKCS1v1.5" }),
+    maxLength: key.kind === "rsa" ? c.rsaMaxMessageLength(key, scheme) : 0,
   };
 }
 

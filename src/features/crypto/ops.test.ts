@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import { FieldError, keySpecOf, ops } from "./ops";
+
+// The worker's operations, in Node: results as the UI shows them, and errors tied to the right field.
+
+async function fieldError(p: Promise<unknown>): Promise<FieldError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(FieldError);
+  return e as FieldError;
+}
+
+describe("crypto workbench operations", () => {
+  it("hashes typed text and blobs, in hex or base64", async () => {
+    const abc = await ops.hash({ alg: "SHA-256", data: { kind: "utf8", text: "abc" }, output: "hex" });
+    expect(abc).toEqual({
+      value: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+      inputLength: 3,
+      outputLength: 32,
+    });
+    const seen: number[] = [];
+    const file = await ops.hash(
+      { alg: "SHA-256", data: { kind: "file", file: new Blob(["abc"]) }, output: "base64" },
+      { progress: (done) => seen.push(done) },
+    );
+    expect(file.value).toBe("ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=");
+    expect(seen).toEqual([3]);
+  });
+
+  it("points bad input at its field", async () => {
+    const hex = await fieldError(
+      ops.hash({ alg: "SHA-256", data: { kind: "hex", text: "abz" }, output: "hex" }, {}),
+    );
+    expect(hex).toMatchObject({ code: "BAD_HEX", field: "data" });
+    expect(hex.message).toMatch(/^Invalid hex at position 3/);
+
+    const key = await fieldError(
+      ops.hmac(
+        {
+          alg: "SHA-256",
+          key: { kind: "base64", text: "!!" },
+          data: { kind: "utf8", text: "" },
+          output: "hex",
+        },
+        {},
+      ),
+    );
+    expect(key).toMatchObject({ code: "BAD_BASE64", field: "key" });
+
+    const iterations = await fieldError(
+      ops.pbkdf2({
+        password: "p",
+        salt: { kind: "utf8", text: "s" },
+        iterations: 0,
+        length: 32,
+        hash: "SHA-256",
+        output: "hex",
+      }),
+    );
+    expect(iterations.field).toBe("iterations");
+    const length = await fieldError(
+      ops.pbkdf2({
+        password: "p",
+        salt: { kind: "utf8", text: "s" },
+        iterations: 1,
+        length: 5000,
+        hash: "SHA-256",
+        output: "hex",
+      }),
+    );
+    expect(length.field).toBe("length");
+
+    expect(() => ops.randomBytes({ length: 0, output: "hex" })).toThrow(FieldError);
+    expect(() => keySpecOf("RSA-1024")).toThrow(/Unsupported algorithm/);
+  });
+
+  it("signs and verifies with the scheme the key implies; passphrase errors go to the passphrase", async () => {
+    const keys = await ops.generateKey({ algorithm: "Ed25519", passphrase: "right" });
+    expect(keys.privatePem).toContain("ENCRYPTED PRIVATE KEY");
+    expect(keys.privateJwk).toBeUndefined();
+    expect(keys.publicJwk).toContain('"crv": "Ed25519"');
+    const options = { scheme: "auto", hash: "default", format: "der" } as const;
+    const data = { kind: "utf8", text: "hello" } as const;
+
+    const wrong = await fieldError(
+      ops.sign({ privateKey: keys.privatePem, passphrase: "wrong", data, options, output: "base64" }),
+    );
+    expect(wrong).toMatchObject({ code: "WRONG_PASSPHRASE", field: "passphrase" });
+    const missing = await fieldError(
+      ops.sign({ privateKey: keys.privatePem, passphrase: "", data, options, output: "base64" }),
+    );
+    expect(missing).toMatchObject({ code: "PASSPHRASE_REQUIRED", field: "passphrase" });
+
+    const sig = await ops.sign({
+      privateKey: keys.privatePem,
+      passphrase: "right",
+      data,
+      options,
+      output: "hex",
+    });
+    expect(sig.label).toBe("Ed25519 (pure)");
+    expect(sig.publicPem).toBe(keys.publicPem);
+    const ok = await ops.verify({
+      publicKey: keys.publicPem,
+      data,
+      signature: { kind: "hex", text: sig.value },
+      options,
+    });
+    expect(ok.valid).toBe(true);
+    const bad = await ops.verify({
+      publicKey: keys.publicPem,
+      data: { kind: "utf8", text: "hellO" },
+      signature: { kind: "hex", text: sig.value },
+      options,
+    });
+    expect(bad.valid).toBe(false);
+
+    const x = await ops.generateKey({ algorithm: "X25519" });
+    const cannot = await fieldError(
+      ops.sign({ privateKey: x.privatePem, passphrase: "", data, options, output: "hex" }),
+    );
+    expect(cannot).toMatchObject({ code: "WRONG_KEY_TYPE", field: "privateKey" });
+  });
+
+  it("derives equal secrets both ways and names a mismatched peer", async () => {
+    const a = await ops.generateKey({ algorithm: "EC-P-256" });
+    const b = await ops.generateKey({ algorithm: "EC-P-256" });
+    const ab = await ops.derive({
+      privateKey: a.privatePem,
+      passphrase: "",
+      peerPublicKey: b.publicPem,
+      pad: true,
+      output: "hex",
+    });
+    const ba = await ops.derive({
+      privateKey: b.privatePem,
+      passphrase: "",
+      peerPublicKey: a.publicPem,
+      pad: true,
+      output: "hex",
+    });
+    expect(ab.value).toBe(ba.value);
+    expect(ab.length).toBe(32);
+    const x = await ops.generateKey({ algorithm: "X25519" });
+    const mismatch = await fieldError(
+      ops.derive({
+        privateKey: x.privatePem,
+        passphrase: "",
+        peerPublicKey: a.publicPem,
+        pad: true,
+        output: "hex",
+      }),
+    );
+    expect(mismatch).toMatchObject({ code: "WRONG_KEY_TYPE", field: "peerPublicKey" });
+  });
+
+  it("RSA: encrypts and decrypts, and too long a message is the message's error", async () => {
+    const k = await ops.generateKey({ algorithm: "RSA-2048" });
+    const enc = await ops.rsaEncrypt({
+      publicKey: k.publicPem,
+      data: { kind: "utf8", text: "hi" },
+      padding: "OAEP-SHA-256",
+      output: "base64",
+    });
+    expect(enc.maxLength).toBe(190);
+    const dec = await ops.rsaDecrypt({
+      privateKey: k.privatePem,
+      passphrase: "",
+      data: { kind: "base64", text: enc.value },
+      padding: "OAEP-SHA-256",
+      output: "utf8",
+    });
+    expect(dec).toEqual({ value: "hi", shownAs: "utf8" });
+    const long = await fieldError(
+      ops.rsaEncrypt({
+        publicKey: k.publicPem,
+        data: { kind: "utf8", text: "x".repeat(191) },
+        padding: "OAEP-SHA-256",
+        output: "base64",
+      }),
+    );
+    expect(long).toMatchObject({ code: "MESSAGE_TOO_LONG", field: "data" });
+    const ed = await ops.generateKey({ algorithm: "Ed25519" });
+    const wrongType = await fieldError(
+      ops.rsaEncrypt({
+        publicKey: ed.publicPem,
+        data: { kind: "utf8", text: "x" },
+        padding: "PKCS1v1.5",
+        output: "hex",
+      }),
+    );
+    expect(wrongType).toMatchObject({ code: "WRONG_KEY_TYPE", field: "publicKey" });
+    expect(wrongType.message).toBe("Wrong key type: RSA encryption needs an RSA key, but this is Ed25519");
+  });
+
+  it("inspects without shipping key material back", async () => {
+    const k = await ops.generateKey({ algorithm: "EC-P-384" });
+    const [block] = await ops.inspect({ input: k.publicPem, passphrase: "" });
+    expect(block?.format).toBe("SPKI");
+    expect(block?.key).toMatchObject({ type: "EC", ec: { curve: "P-384" }, isPrivate: false });
+    const err = await fieldError(ops.inspect({ input: "   ", passphrase: "" }));
+    expect(err.field).toBe("input");
+  });
+});
