@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseDsn } from "@/core/monitoring/dsn";
 
 /**
  * The one place that reads `process.env`. Parsed once, on first use: `instrumentation.ts` calls
@@ -11,6 +12,18 @@ const bool = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
   .optional()
   .transform((value) => value === "1" || value === "true" || value === "yes");
+
+// An empty variable counts as unset (a blank line in an .env file or a compose file).
+const blankAsUnset = (value: unknown) => (value === "" ? undefined : value);
+const sampleRate = (fallback: number) =>
+  z.preprocess(
+    blankAsUnset,
+    z.coerce
+      .number({ error: "must be a number from 0 to 1, such as 0.1" })
+      .min(0, "must be a number from 0 to 1, such as 0.1")
+      .max(1, "must be a number from 0 to 1, such as 0.1")
+      .default(fallback),
+  );
 
 const schema = z
   .object({
@@ -42,6 +55,32 @@ const schema = z
       .min(32, "must be at least 32 characters (try `openssl rand -base64 32`)")
       .optional(),
     VERCEL: bool,
+    SENTRY_DSN: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .refine((value) => parseDsn(value) !== undefined, {
+          message: "must be a Sentry DSN, such as https://<key>@o123.ingest.us.sentry.io/456",
+        })
+        .optional(),
+    ),
+    SENTRY_ENVIRONMENT: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1 to 64 letters, digits, dots, dashes or underscores")
+        .optional(),
+    ),
+    SENTRY_RELEASE: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .regex(/^[^\s/\\]{1,200}$/, "must be 1 to 200 characters without spaces or slashes")
+        .optional(),
+    ),
+    SENTRY_TRACES_SAMPLE_RATE: sampleRate(0.1),
+    SENTRY_REPLAYS_SESSION_SAMPLE_RATE: sampleRate(0),
+    SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV !== "test" && value.DATABASE_MODE === "external" && !value.AUTH_SECRET) {

@@ -1,0 +1,14 @@
+import { getEnv } from "@/server/env";
+import { getMonitoringConfig } from "@/server/monitoring";
+import { clientMonitoringConfig } from "@/server/monitoring/config";
+
+// What the browser needs to start error reporting and analytics, read at run time so that pages stay
+// static and a new SENTRY_DSN needs no rebuild. The DSN is public by design (Sentry's "public key").
+export const dynamic = "force-dynamic";
+
+export function GET(request: Request) {
+  const url = new URL(request.url);
+  const host = request.headers.get("host") ?? url.host;
+  const body = clientMonitoringConfig(getMonitoringConfig(), getEnv(), host, url.protocol.replace(":", ""));
+  return Response.json(body, { headers: { "cache-control": "private, max-age=300" } });
+}

@@ -1,0 +1,25 @@
+import { clientSubject } from "@/server/client-identity";
+import { getDb } from "@/server/db/client";
+import { getMonitoringConfig } from "@/server/monitoring";
+import { handleTunnel } from "@/server/monitoring/tunnel";
+import { consumeRateLimit } from "@/server/rate-limit";
+
+// The same-origin tunnel of the browser SDK (`/monitoring?o=…&p=…[&r=…]`); the logic lives in
+// server/monitoring/tunnel.ts. Only POST is exported, so Next.js answers 405 to anything else.
+// src/proxy.ts does not match this path: the tunnel needs no session.
+export const dynamic = "force-dynamic";
+
+const REPORTS_PER_CLIENT = { bucket: "monitoring", limit: 300, windowSeconds: 600 };
+
+export async function POST(request: Request) {
+  const db = getDb();
+  return handleTunnel(request, {
+    config: getMonitoringConfig(),
+    db,
+    allowStore: async () => {
+      const subject = await clientSubject();
+      const decision = await db.transaction((tx) => consumeRateLimit(tx, REPORTS_PER_CLIENT, subject));
+      return decision.allowed;
+    },
+  });
+}

@@ -1,0 +1,57 @@
+import "server-only";
+import { type BaseTransportOptions, createTransport, parseEnvelope, type Transport } from "@sentry/core";
+import * as Sentry from "@sentry/nextjs";
+import { dsnToString } from "@/core/monitoring/dsn";
+import { isControlFlowEvent } from "@/core/monitoring/filters";
+import { getDb } from "../db/client";
+import { getEnv } from "../env";
+import { expectedDsn } from "./config";
+import { getMonitoringConfig } from "./index";
+import { type EnvelopeItem, storeEvents, summarizeEnvelope } from "./store";
+
+/** Local mode: the server's own reports go straight into monitoring_events, no HTTP round trip. */
+function makeLocalTransport(options: BaseTransportOptions): Transport {
+  return createTransport(options, async (request) => {
+    try {
+      const [header, items] = parseEnvelope(request.body) as unknown as [
+        Record<string, unknown>,
+        EnvelopeItem[],
+      ];
+      await storeEvents(getDb(), summarizeEnvelope(header, items));
+      return { statusCode: 200 };
+    } catch (error) {
+      console.error("monitoring: could not store a server report", error);
+      return { statusCode: 500 };
+    }
+  });
+}
+
+/** The options every runtime shares (SPEC §10: 100 breadcrumbs, send buffer 64, log flush 5 s). */
+export function sharedOptions() {
+  const env = getEnv();
+  return {
+    environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+    release: env.SENTRY_RELEASE,
+    tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+    maxBreadcrumbs: 100,
+    transportOptions: { bufferSize: 64 },
+    _flushInterval: 5000,
+    // No cookies, request bodies or user details in reports (sign-in bodies carry passwords).
+    dataCollection: { cookies: false, httpBodies: [], userInfo: false },
+    beforeSend: <E extends Parameters<typeof isControlFlowEvent>[0]>(
+      event: E,
+      hint: { originalException?: unknown },
+    ) => (isControlFlowEvent(event, hint) ? null : event),
+  };
+}
+
+/** Node.js runtime: forwards to Sentry with SENTRY_DSN, else stores locally. */
+export function initServerMonitoring() {
+  const config = getMonitoringConfig();
+  const local = config.mode === "local";
+  Sentry.init({
+    ...sharedOptions(),
+    dsn: dsnToString(expectedDsn(config, "localhost")),
+    ...(local ? { transport: makeLocalTransport } : {}),
+  });
+}
