@@ -1,7 +1,12 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
+import type { RateTable } from "@/core/money/fx";
+import { CurrencyMode } from "@/features/calculator/currency-mode";
+import { DecimalMode } from "@/features/calculator/decimal-mode";
 import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
+import { getDb } from "@/server/db/client";
+import { loadRateTable } from "@/server/fx";
 
 export const metadata: Metadata = {
   title: "Calculator",
@@ -10,6 +15,9 @@ export const metadata: Metadata = {
 
 export default async function CalculatorPage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
   const mode = parseMode((await searchParams).mode);
+  // The FX table goes to the decimal and currency modes as props, so converting needs no request.
+  // (After `await searchParams`: the page is dynamic, so nothing reads the database at build time.)
+  const rates = mode === "crypto" ? null : await loadRates();
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -31,12 +39,23 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
             </p>
             <CryptoWorkbenchLoader />
           </section>
+        ) : mode === "currency" ? (
+          <CurrencyMode rates={rates} />
         ) : (
-          <section className="rounded-lg border border-dashed border-border p-8 text-sm text-muted-foreground">
-            The {mode} mode is being built.
-          </section>
+          <DecimalMode rates={rates} />
         )}
       </div>
     </div>
   );
+}
+
+async function loadRates(): Promise<RateTable | null> {
+  try {
+    const table = await loadRateTable(getDb());
+    return table.date ? table : null;
+  } catch (err) {
+    // The calculator stays usable without rates; the modes say that conversion is unavailable.
+    console.error("Could not load the FX rates", err);
+    return null;
+  }
 }

@@ -1,13 +1,28 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { featureTable, planPriceUsd, plans } from "@/core/billing/plans";
+import type { RateTable } from "@/core/money/fx";
+import { pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
+import { getDb } from "@/server/db/client";
+import { loadRateTable } from "@/server/fx";
 
 export const metadata: Metadata = {
   title: "Pricing",
   description: "Free, Pro and Team plans for Abacus. A year costs ten months.",
 };
 
-export default function PricingPage() {
+export default async function PricingPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ currency?: string }>;
+}) {
+  // Dynamic: the prices follow the instance's current FX table, read at request time (never at build).
+  await connection();
+  const { currency } = await searchParams;
+  const table = await loadRates();
+  const currencies = pricesByCurrency(plans, table);
+  const initial = currencies.find((c) => c.code === currency?.toUpperCase())?.code ?? "USD";
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20">
       <div className="mx-auto mb-12 max-w-2xl text-center">
@@ -22,7 +37,21 @@ export default function PricingPage() {
           ...plan,
           prices: { monthly: planPriceUsd(plan, "monthly"), yearly: planPriceUsd(plan, "yearly") },
         }))}
+        currencies={currencies}
+        initialCurrency={initial}
+        ratesDate={table?.date ?? null}
       />
     </div>
   );
+}
+
+async function loadRates(): Promise<RateTable | null> {
+  try {
+    const table = await loadRateTable(getDb());
+    return table.date ? table : null;
+  } catch (err) {
+    // Without rates the page still shows the USD prices.
+    console.error("Could not load the FX rates", err);
+    return null;
+  }
 }

@@ -2,61 +2,95 @@
 
 import { Check, Minus } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { NativeSelect } from "@/components/ui/input";
 import type { BillingInterval, FeatureRow, Plan } from "@/core/billing/plans";
 import { cn } from "@/lib/utils";
-
-function formatUsd(amount: string) {
-  // Amounts are exact decimal strings; Intl formats strings without going through a float.
-  return new Intl.NumberFormat("en-US", {
-    style: "currency",
-    currency: "USD",
-    minimumFractionDigits: amount.endsWith(".00") ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(amount as unknown as number);
-}
+import type { CurrencyPrices } from "./prices";
 
 export type PricedPlan = Plan & { prices: Record<BillingInterval, string> };
 
-/** Prices arrive computed (exact decimal strings, on the server); this only displays them. */
+/**
+ * Prices arrive computed and formatted on the server (converted exactly from USD, rounded to each
+ * currency's minor units); this only picks one, so the page ships no decimal code.
+ */
 export function PricingTable({
   plans,
   featureTable,
+  currencies,
+  initialCurrency = "USD",
+  ratesDate,
 }: {
   plans: PricedPlan[];
   featureTable: readonly FeatureRow[];
+  currencies: readonly CurrencyPrices[];
+  initialCurrency?: string;
+  ratesDate: string | null;
 }) {
   const [interval, setInterval] = useState<BillingInterval>("monthly");
+  const [code, setCode] = useState(initialCurrency);
+  const selected = currencies.find((c) => c.code === code) ?? currencies[0];
+  const currencyId = useId();
+
+  function chooseCurrency(next: string) {
+    setCode(next);
+    // Keep the choice in the address so the page can be shared; no navigation, no request.
+    const url = new URL(window.location.href);
+    if (next === "USD") url.searchParams.delete("currency");
+    else url.searchParams.set("currency", next);
+    window.history.replaceState(window.history.state, "", url);
+  }
+
   return (
     <div className="grid gap-12">
-      <fieldset className="mx-auto flex rounded-lg border border-border bg-muted p-1">
-        <legend className="sr-only">Billing interval</legend>
-        {(["monthly", "yearly"] as const).map((value) => (
-          <label
-            key={value}
-            className={cn(
-              "cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring",
-              interval === value && "bg-background text-foreground shadow-sm",
-            )}
-          >
-            <input
-              type="radio"
-              name="interval"
-              value={value}
-              checked={interval === value}
-              onChange={() => setInterval(value)}
-              className="sr-only"
-            />
-            {value === "monthly" ? "Monthly" : "Yearly"}
-            {value === "yearly" ? <span className="ml-1.5 text-xs text-success">2 months free</span> : null}
+      <div className="mx-auto flex flex-wrap items-center justify-center gap-4">
+        <fieldset className="flex rounded-lg border border-border bg-muted p-1">
+          <legend className="sr-only">Billing interval</legend>
+          {(["monthly", "yearly"] as const).map((value) => (
+            <label
+              key={value}
+              className={cn(
+                "cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring",
+                interval === value && "bg-background text-foreground shadow-sm",
+              )}
+            >
+              <input
+                type="radio"
+                name="interval"
+                value={value}
+                checked={interval === value}
+                onChange={() => setInterval(value)}
+                className="sr-only"
+              />
+              {value === "monthly" ? "Monthly" : "Yearly"}
+              {value === "yearly" ? <span className="ml-1.5 text-xs text-success">2 months free</span> : null}
+            </label>
+          ))}
+        </fieldset>
+        <div className="flex items-center gap-2">
+          <label htmlFor={currencyId} className="text-sm font-medium">
+            Currency
           </label>
-        ))}
-      </fieldset>
+          <NativeSelect
+            id={currencyId}
+            value={selected?.code ?? "USD"}
+            onChange={(event) => chooseCurrency(event.target.value)}
+            className="w-auto min-w-56"
+          >
+            {currencies.map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.code} · {c.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
 
       <div className="grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
-          const price = plan.prices[interval];
+          const currency = selected?.code ?? "USD";
+          const price = selected?.prices[plan.id]?.[interval] ?? `$${plan.prices[interval]}`;
           const featured = plan.id === "pro";
           return (
             <section
@@ -83,13 +117,17 @@ export function PricingTable({
                   className="tabular text-4xl font-semibold tracking-tight"
                   data-testid={`price-${plan.id}`}
                 >
-                  {formatUsd(price)}
+                  {price}
                 </span>
                 <span className="text-sm text-muted-foreground">
                   / {interval === "monthly" ? "month" : "year"}
                 </span>
               </p>
-              <p className="mt-1 text-xs text-muted-foreground">USD, before tax</p>
+              <p className="mt-1 text-xs text-muted-foreground">
+                {currency === "USD" || plan.id === "free"
+                  ? `${currency}, before tax`
+                  : `${currency}, before tax · from $${plan.prices[interval]} at the ECB rates of ${ratesDate}`}
+              </p>
               <ul className="mt-6 grid gap-2 text-sm">
                 {plan.highlights.map((item) => (
                   <li key={item} className="flex gap-2">
@@ -105,7 +143,7 @@ export function PricingTable({
                   </Button>
                 ) : (
                   <Button asChild variant={featured ? "default" : "outline"} className="w-full">
-                    <Link href={`/checkout?plan=${plan.id}&interval=${interval}&currency=USD`}>
+                    <Link href={`/checkout?plan=${plan.id}&interval=${interval}&currency=${currency}`}>
                       Choose {plan.name}
                     </Link>
                   </Button>

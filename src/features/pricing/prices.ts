@@ -1,0 +1,59 @@
+import "server-only";
+import { type BillingInterval, type Plan, type PlanId, planPriceUsd } from "@/core/billing/plans";
+import {
+  convert,
+  formatMoney,
+  getCurrency,
+  type Money,
+  parseMoney,
+  type RateTable,
+  rateCurrencies,
+} from "@/core/money";
+
+/** One currency's plan prices, formatted on the server so the page ships no decimal code. */
+export interface CurrencyPrices {
+  code: string;
+  name: string;
+  /** Formatted prices ("¥1,880", "€10.36", "$12"), by plan and interval. */
+  prices: Record<PlanId, Record<BillingInterval, string>>;
+}
+
+const INTERVALS: readonly BillingInterval[] = ["monthly", "yearly"];
+
+/** en-US formatting held to the minor units; a whole amount drops its ".00" ("$12", not "$12.00"). */
+function display(m: Money): string {
+  const text = formatMoney(m, { locale: "en-US" });
+  const minor = getCurrency(m.currency)?.minorUnits ?? 0;
+  return minor > 0 && m.amount % 10n ** BigInt(minor) === 0n
+    ? text.replace(new RegExp(`\\.0{${minor}}(?!\\d)`), "")
+    : text;
+}
+
+/**
+ * Every plan's price in USD, EUR and each currency of the rate table: the USD price converted exactly
+ * and rounded once to the currency's minor units, half-even. USD comes first, then by code.
+ */
+export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null): CurrencyPrices[] {
+  const codes = table ? rateCurrencies(table).filter((c) => c !== "USD" && getCurrency(c)) : [];
+  const result: CurrencyPrices[] = [];
+  for (const code of ["USD", ...codes]) {
+    const prices = {} as CurrencyPrices["prices"];
+    let complete = true;
+    for (const plan of plans) {
+      prices[plan.id] = {} as Record<BillingInterval, string>;
+      for (const interval of INTERVALS) {
+        const usd = parseMoney(planPriceUsd(plan, interval), "USD");
+        if (!usd.ok) throw new Error(`Bad price for ${plan.id}: ${usd.error.message}`);
+        const converted = code === "USD" ? usd : table ? convert(usd.value, code, table, "half-even") : null;
+        if (!converted?.ok) {
+          complete = false;
+          break;
+        }
+        prices[plan.id][interval] = display(converted.value);
+      }
+      if (!complete) break;
+    }
+    if (complete) result.push({ code, name: getCurrency(code)?.name ?? code, prices });
+  }
+  return result;
+}
