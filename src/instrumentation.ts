@@ -1,7 +1,33 @@
+import * as Sentry from "@sentry/nextjs";
+
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     // Validate the configuration once at start: a bad variable stops the server here, by name.
     const { getEnv } = await import("./server/env");
     getEnv();
+    const { initServerMonitoring } = await import("./server/monitoring/sdk");
+    initServerMonitoring();
+  }
+  if (process.env.NEXT_RUNTIME === "edge") {
+    // No database here: the edge runtime reports only when SENTRY_DSN is set (the app has no edge
+    // routes today; this keeps any future one covered).
+    const { getEnv } = await import("./server/env");
+    const env = getEnv();
+    if (env.SENTRY_DSN) {
+      const { isControlFlowEvent } = await import("./core/monitoring/filters");
+      Sentry.init({
+        dsn: env.SENTRY_DSN,
+        environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+        release: env.SENTRY_RELEASE,
+        tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+        maxBreadcrumbs: 100,
+        transportOptions: { bufferSize: 64 },
+        _flushInterval: 5000,
+        beforeSend: (event, hint) => (isControlFlowEvent(event, hint) ? null : event),
+      });
+    }
   }
 }
+
+// Server components, route handlers, server actions and the proxy: Next.js hands every error here.
+export const onRequestError = Sentry.captureRequestError;

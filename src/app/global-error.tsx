@@ -1,10 +1,19 @@
 "use client";
 
+import { useEffect } from "react";
 import { CLIENT_ERROR_MESSAGE } from "@/components/shell/error-fallback";
+import { captureError } from "@/features/monitoring/boot";
 
 // Replaces the root layout when it fails, so it renders its own document and inline styles that
 // work without the app's CSS.
-export default function GlobalError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
+export default function GlobalError({
+  error,
+  reset,
+}: {
+  error: Error & { digest?: string };
+  reset: () => void;
+}) {
+  useEffect(() => captureError(error), [error]);
   return (
     <html lang="en">
       <body

@@ -3,6 +3,7 @@ import type * as React from "react";
 import { Providers } from "@/components/shell/providers";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
+import { Analytics } from "@/features/monitoring/analytics";
 import { inter } from "./fonts";
 import "./globals.css";
 
@@ -37,6 +38,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </main>
           <SiteFooter />
         </Providers>
+        <Analytics />
       </body>
     </html>
   );
