@@ -40,3 +40,44 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...base, AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32/);
   });
 });
+
+describe("error reporting variables", () => {
+  const valid = { ...base, AUTH_SECRET: "s".repeat(32) };
+
+  it("defaults to the local store, 10% traces, replays only around errors", () => {
+    expect(parseEnv(valid).SENTRY_DSN).toBeUndefined();
+    expect(parseEnv(valid)).toMatchObject({
+      SENTRY_TRACES_SAMPLE_RATE: 0.1,
+      SENTRY_REPLAYS_SESSION_SAMPLE_RATE: 0,
+      SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: 1,
+    });
+    const blank = parseEnv({ ...valid, SENTRY_DSN: "", SENTRY_TRACES_SAMPLE_RATE: "" });
+    expect([blank.SENTRY_DSN, blank.SENTRY_TRACES_SAMPLE_RATE]).toEqual([undefined, 0.1]);
+  });
+
+  it("accepts a DSN, rates from 0 to 1, an environment and a release", () => {
+    const env = parseEnv({
+      ...valid,
+      SENTRY_DSN: "https://abc123@o42.ingest.us.sentry.io/7",
+      SENTRY_TRACES_SAMPLE_RATE: "0.25",
+      SENTRY_ENVIRONMENT: "staging",
+      SENTRY_RELEASE: "abacus@1.4.0+abc",
+    });
+    expect(env).toMatchObject({ SENTRY_TRACES_SAMPLE_RATE: 0.25, SENTRY_ENVIRONMENT: "staging" });
+  });
+
+  it("names a bad DSN, rate, environment or release", () => {
+    expect(() =>
+      parseEnv({
+        ...valid,
+        SENTRY_DSN: "https://sentry.io/7",
+        SENTRY_TRACES_SAMPLE_RATE: "1.5",
+        SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: "often",
+        SENTRY_ENVIRONMENT: "prod env",
+        SENTRY_RELEASE: "a/b",
+      }),
+    ).toThrow(
+      /SENTRY_DSN: must be a Sentry DSN[\s\S]*SENTRY_ENVIRONMENT: must be 1 to 64[\s\S]*SENTRY_RELEASE: must be 1 to 200[\s\S]*SENTRY_TRACES_SAMPLE_RATE: must be a number from 0 to 1[\s\S]*SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: must be a number from 0 to 1/,
+    );
+  });
+});
