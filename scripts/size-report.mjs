@@ -2,15 +2,18 @@
 // (`noModule` polyfills excluded), measured against the production build served for real.
 //
 //   npm run build && npm run size [-- /path /other?query ...]
+//   NEXT_DIST_DIR=.next-x npm run size   measures the build in .next-x (next.config reads the same variable)
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 const defaults = ["/", "/pricing", "/docs", "/contact", "/calculator"];
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : defaults;
-if (!existsSync(".next/BUILD_ID")) {
-  console.error("No production build: run `npm run build` first.");
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+  console.error(`No production build in ${distDir}: run \`npm run build\` first.`);
   process.exit(1);
 }
 
