@@ -9,6 +9,7 @@ export const orgSlugField = z
   .string()
   .trim()
   .toLowerCase()
+  .min(1, "Choose a slug, such as acme-finance.")
   .min(2, "Use at least 2 characters.")
   .max(48, "Use at most 48 characters.")
   .regex(
