@@ -3,6 +3,7 @@ import { z } from "zod";
 export const orgNameField = z
   .string()
   .trim()
+  .min(1, "Enter the organization's name.")
   .min(2, "Use at least 2 characters.")
   .max(60, "Use at most 60 characters.");
 export const orgSlugField = z
