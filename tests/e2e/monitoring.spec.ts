@@ -1,0 +1,176 @@
+import { inflateSync } from "node:zlib";
+import { expect, type Page, type Request, test } from "@playwright/test";
+import { parseEnvelope } from "@sentry/core";
+import { testSql } from "./support";
+
+type Item = [Record<string, unknown>, unknown];
+
+/** Envelopes the page POSTs to the /monitoring tunnel, parsed with the SDK's own parser. */
+function tunnelEnvelopes(page: Page) {
+  const seen: { request: Request; items: Item[] }[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "POST" || new URL(request.url()).pathname !== "/monitoring") return;
+    const body = request.postDataBuffer();
+    if (!body) return;
+    const [, items] = parseEnvelope(new Uint8Array(body)) as unknown as [unknown, Item[]];
+    seen.push({ request, items });
+  });
+  return seen;
+}
+const hasItem = (items: Item[], type: string) => items.some(([header]) => header.type === type);
+
+/** The rrweb events of a replay recording item: `{"segment_id":n}\n` then (usually deflated) JSON. */
+function recordingText(payload: unknown): string {
+  const bytes = Buffer.from(payload as Uint8Array);
+  const rest = bytes.subarray(bytes.indexOf(10) + 1);
+  try {
+    return inflateSync(rest).toString("utf8");
+  } catch {
+    return rest.toString("utf8");
+  }
+}
+
+test("a client exception reaches /monitoring with o and p in its query and is stored", async ({ page }) => {
+  const envelopes = tunnelEnvelopes(page);
+  await page.goto("/e2e/client-error");
+  await page.getByRole("button", { name: "Break this page" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Application error" })).toBeVisible();
+
+  await expect
+    .poll(() => envelopes.filter((e) => hasItem(e.items, "event")).length, { timeout: 15_000 })
+    .toBe(1);
+  const sent = envelopes.find((e) => hasItem(e.items, "event"));
+  const query = new URL(sent?.request.url() ?? "http://x").searchParams;
+  expect(query.get("o")).toMatch(/^\d+$/);
+  expect(query.get("p")).toMatch(/^\d+$/);
+
+  // Other specs break this page too: find this test's report by its event id.
+  const eventId = (sent?.items.find(([header]) => header.type === "event")?.[1] as { event_id?: string })
+    ?.event_id;
+  expect(eventId).toMatch(/^[0-9a-f]{32}$/);
+  const sql = testSql();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql`select type, level, message, url from monitoring_events where event_id = ${eventId ?? ""}`
+          ).map((row) => ({ ...row })),
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        {
+          type: "error",
+          level: "error",
+          message: "Error: E2E probe: a render-time exception",
+          url: expect.stringContaining("/e2e/client-error"),
+        },
+      ]);
+  } finally {
+    await sql.end();
+  }
+});
+
+test("the tunnel refuses GET and envelopes for another project", async ({ request }) => {
+  expect((await request.get("/monitoring?o=1&p=1")).status()).toBe(405);
+  const foreign = `${JSON.stringify({ dsn: "https://abc@o9.ingest.sentry.io/9" })}\n{"type":"event"}\n{}`;
+  expect((await request.post("/monitoring?o=1&p=1", { data: foreign })).status()).toBe(403);
+  expect((await request.post("/monitoring?o=9&p=9", { data: foreign })).status()).toBe(403);
+  expect((await request.post("/monitoring?o=1&p=1", { data: "garbage" })).status()).toBe(400);
+});
+
+test("an unknown path shows the 404 page and sends no error report", async ({ page }) => {
+  const envelopes = tunnelEnvelopes(page);
+  const path = `/no-such-page-${Date.now()}`;
+  const response = await page.goto(path);
+  expect(response?.status()).toBe(404);
+  await page.waitForLoadState("networkidle");
+  // Give the SDK time to load and flush anything it would have sent.
+  await page.waitForTimeout(2000);
+  expect(envelopes.filter((e) => hasItem(e.items, "event"))).toEqual([]);
+  const sql = testSql();
+  try {
+    expect(await sql`select id from monitoring_events where url like ${`%${path}%`}`).toHaveLength(0);
+  } finally {
+    await sql.end();
+  }
+});
+
+test("a replay of a form shows none of the typed text", async ({ page }) => {
+  const envelopes = tunnelEnvelopes(page);
+  const typed = { name: "Zyxwvut Qwertyson", message: "confidential-plan-7731 do not record" };
+  await page.goto("/contact");
+  // Replay is added once the page is idle; wait for it before typing.
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1000);
+  await page.getByLabel("Name").fill(typed.name);
+  await page.getByLabel("Message").pressSequentially(typed.message, { delay: 5 });
+  // A real uncaught exception: replays are kept for sessions with an error.
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error("E2E replay probe");
+    });
+  });
+
+  await expect
+    .poll(() => envelopes.filter((e) => hasItem(e.items, "replay_recording")).length, { timeout: 20_000 })
+    .toBeGreaterThan(0);
+  const recordings = envelopes
+    .flatMap((e) => e.items)
+    .filter(([header]) => header.type === "replay_recording")
+    .map(([, payload]) => recordingText(payload));
+  const all = recordings.join("\n");
+  // It is a real recording of the form (the DOM snapshot has its inputs)...
+  expect(all).toContain('"tagName":"textarea"');
+  // ...but nothing that was typed, not even in part.
+  for (const secret of [typed.name, typed.message, "Zyxwvut", "confidential-plan-7731"]) {
+    expect(all).not.toContain(secret);
+  }
+  for (const { request } of envelopes) {
+    expect(request.postDataBuffer()?.toString("latin1") ?? "").not.toContain("confidential-plan-7731");
+  }
+});
+
+test("page views are counted on load and after client-side navigation, without cookies", async ({ page }) => {
+  const sql = testSql();
+  const views = async (path: string) =>
+    Number((await sql`select coalesce(sum(views), 0) as n from page_views where path = ${path}`)[0]?.n ?? 0);
+  try {
+    const before = { home: await views("/"), pricing: await views("/pricing"), docs: await views("/docs") };
+    const beacons: Request[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/api/views") beacons.push(r);
+    });
+    await page.goto("/");
+    await expect.poll(() => views("/"), { timeout: 10_000 }).toBeGreaterThan(before.home);
+
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Pricing" }).click();
+    await expect(page).toHaveURL("/pricing");
+    await expect.poll(() => views("/pricing"), { timeout: 10_000 }).toBeGreaterThan(before.pricing);
+    await nav.getByRole("link", { name: "Docs" }).click();
+    await expect(page).toHaveURL("/docs");
+    await expect.poll(() => views("/docs"), { timeout: 10_000 }).toBeGreaterThan(before.docs);
+
+    // One beacon per route (other specs may visit these pages meanwhile, so the counts above only
+    // grow; sendBeacon's Blob body is not visible to Playwright).
+    expect(beacons).toHaveLength(3);
+    expect(await page.context().cookies()).toEqual([]);
+  } finally {
+    await sql.end();
+  }
+});
+
+test("Global Privacy Control means no page view is sent", async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { get: () => true });
+  });
+  const beacons: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/views") beacons.push(r.url());
+  });
+  await page.goto("/pricing");
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1000);
+  expect(beacons).toEqual([]);
+});
