@@ -1,9 +1,8 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import type { RateTable } from "@/core/money/fx";
-import { CurrencyMode } from "@/features/calculator/currency-mode";
-import { DecimalMode } from "@/features/calculator/decimal-mode";
 import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
+import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";

@@ -116,7 +116,7 @@ export function CurrencyMode({ rates }: { rates: RateTable | null }) {
   const [rounding, setRounding] = useState<RoundingMode>("half-even");
   return (
     <div className="grid gap-6">
-      <div className="grid max-w-sm gap-2">
+      <div className="grid items-center gap-x-4 gap-y-2 sm:grid-cols-[auto_20rem_minmax(0,1fr)]">
         <Label htmlFor={`${ids}-rounding`}>Rounding</Label>
         <RoundingSelect id={`${ids}-rounding`} value={rounding} onChange={setRounding} />
         <p className="text-xs text-muted-foreground">
@@ -252,7 +252,7 @@ function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMo
                 <th scope="col" className="px-3 py-2 text-right font-medium">
                   Amount
                 </th>
-                <th scope="col" className="px-3 py-2 font-medium">
+                <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
                   Rate and inverse
                 </th>
                 <th scope="col" className="py-2 pr-4 pl-1 sm:pr-0">
@@ -272,6 +272,9 @@ function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMo
                     <span className="hidden text-xs text-muted-foreground sm:block">
                       {currencyName(row.code)}
                     </span>
+                    <span className="mt-1 block font-mono text-[11px] leading-4 text-muted-foreground sm:hidden">
+                      <Rates from={from} to={row.code} rate={row.rate} inverse={row.inverse} phone />
+                    </span>
                   </th>
                   <td className="px-3 py-3 text-right text-base font-medium">
                     {row.converted ? (
@@ -280,18 +283,8 @@ function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMo
                       <span className="text-muted-foreground">–</span>
                     )}
                   </td>
-                  <td className="px-3 py-3 font-mono text-xs text-muted-foreground">
-                    {row.rate && row.inverse ? (
-                      <>
-                        <span className="block whitespace-nowrap" title={row.rate} data-testid="rate">
-                          1 {from} = <span className="tabular text-foreground">{shortRate(row.rate)}</span>{" "}
-                          {row.code}
-                        </span>
-                        <span className="block whitespace-nowrap" title={row.inverse} data-testid="inverse">
-                          1 {row.code} = <span className="tabular">{shortRate(row.inverse)}</span> {from}
-                        </span>
-                      </>
-                    ) : null}
+                  <td className="hidden px-3 py-3 font-mono text-xs text-muted-foreground sm:table-cell">
+                    <Rates from={from} to={row.code} rate={row.rate} inverse={row.inverse} />
                   </td>
                   <td className="py-2 pr-4 pl-1 text-right sm:pr-0">
                     <Button
@@ -353,6 +346,40 @@ function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMo
         </Button>
       </div>
     </Card>
+  );
+}
+
+function Rates({
+  from,
+  to,
+  rate,
+  inverse,
+  phone = false,
+}: {
+  from: string;
+  to: string;
+  rate: string | null;
+  inverse: string | null;
+  phone?: boolean;
+}) {
+  if (!rate || !inverse) return null;
+  return (
+    <>
+      <span
+        className={phone ? "block" : "block whitespace-nowrap"}
+        title={rate}
+        data-testid={phone ? undefined : "rate"}
+      >
+        1 {from} = <span className="tabular text-foreground">{shortRate(rate)}</span> {to}
+      </span>
+      <span
+        className={phone ? "mt-0.5 block" : "block whitespace-nowrap"}
+        title={inverse}
+        data-testid={phone ? undefined : "inverse"}
+      >
+        1 {to} = <span className="tabular">{shortRate(inverse)}</span> {from}
+      </span>
+    </>
   );
 }
 

@@ -127,7 +127,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
   const inputId = `${ids}-expression`;
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <section
         aria-labelledby={`${ids}-heading`}
         className="min-w-0 rounded-lg border border-border bg-card p-4 sm:p-6"
@@ -158,7 +158,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
           autoComplete="off"
           autoCapitalize="off"
           autoCorrect="off"
-          placeholder="0.1 + 0.2"
+          placeholder="Type an expression"
           aria-describedby={`${ids}-keys ${ids}-rates`}
           aria-invalid={result && !result.ok && result.error.code !== "empty" ? true : undefined}
           className="mt-2 block min-h-24 w-full resize-y rounded-md border border-input bg-background px-3 py-2 font-mono text-lg leading-7 text-foreground shadow-xs placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
@@ -193,7 +193,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
           </div>
         </div>
 
-        <div className="mt-6 grid gap-4 sm:grid-cols-[8rem_minmax(0,1fr)_auto]">
+        <div className="mt-6 grid grid-cols-[minmax(0,1fr)_auto] gap-4 sm:grid-cols-[8rem_minmax(0,1fr)_auto]">
           <div className="grid gap-2">
             <Label htmlFor={`${ids}-precision`}>Precision</Label>
             <Input
@@ -210,7 +210,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
               className="tabular"
             />
           </div>
-          <div className="grid min-w-0 gap-2">
+          <div className="order-1 col-span-2 grid min-w-0 gap-2 sm:order-none sm:col-span-1">
             <Label htmlFor={`${ids}-rounding`}>Rounding</Label>
             <RoundingSelect id={`${ids}-rounding`} value={rounding} onChange={setRounding} />
           </div>
@@ -227,7 +227,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
           <p
             id={`${ids}-precision-hint`}
             className={cn(
-              "min-h-5 text-xs sm:col-span-3",
+              "order-2 col-span-2 min-h-5 text-xs sm:order-none sm:col-span-3",
               precisionError ? "text-destructive" : "text-muted-foreground",
             )}
             aria-live="polite"
@@ -365,9 +365,9 @@ function ResultView({
             <span aria-hidden className="text-muted-foreground">
               =
             </span>
-            <output data-testid="result-value" className="min-w-0 break-all tabular">
+            <span data-testid="result-value" className="min-w-0 break-all tabular">
               {result.display}
-            </output>
+            </span>
           </p>
           {result.money ? (
             <p className="font-mono text-xs text-muted-foreground">
