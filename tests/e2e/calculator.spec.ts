@@ -191,6 +191,26 @@ test.describe("decimal mode", () => {
   });
 });
 
+for (const scheme of ["light", "dark"] as const) {
+  test(`decimal mode with history, a money result and an error has no serious axe violations (${scheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("/calculator");
+    await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /dark/ : /^(?!.*dark)/);
+    await typeExpression(page, "120 USD + 45 EUR in JPY");
+    await expression(page).press("Enter");
+    await page.getByText("Syntax help").click();
+    await typeExpression(page, "(1+2))");
+    await expect(resultRegion(page).getByTestId("error-caret")).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+      .analyze();
+    const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+}
+
 test("the mode is kept in the URL", async ({ page }) => {
   await page.goto("/calculator");
   await page.getByRole("link", { name: "Currency" }).click();
