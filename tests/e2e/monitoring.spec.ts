@@ -71,6 +71,26 @@ test("a client exception reaches /monitoring with o and p in its query and is st
   }
 });
 
+test("a server render exception is captured by onRequestError and stored", async ({ page }) => {
+  const response = await page.goto("/e2e/server-error");
+  expect(response?.status()).toBe(500);
+  const sql = testSql();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql`select type, level from monitoring_events
+                      where message like ${"%E2E server probe: a server render exception%"}`
+          ).length,
+        { timeout: 15_000 },
+      )
+      .toBeGreaterThan(0);
+  } finally {
+    await sql.end();
+  }
+});
+
 test("the tunnel refuses GET and envelopes for another project", async ({ request }) => {
   expect((await request.get("/monitoring?o=1&p=1")).status()).toBe(405);
   const foreign = `${JSON.stringify({ dsn: "https://abc@o9.ingest.sentry.io/9" })}\n{"type":"event"}\n{}`;
