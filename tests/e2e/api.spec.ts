@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { type APIResponse, expect, test } from "@playwright/test";
 import { testSql } from "./support";
 
 // One client address for the whole suite: these run one after another on a clean limit.
@@ -91,7 +91,7 @@ test("GET /api/v1/convert keeps the target's minor-unit digits", async ({ reques
 });
 
 test("anonymous API calls are limited per client (429 with Retry-After)", async ({ request }) => {
-  let limited: Awaited<ReturnType<typeof request.get>> | undefined;
+  let limited: APIResponse | undefined;
   for (let i = 0; i < 61; i++) {
     const response = await request.get("/api/v1/convert?amount=1&from=EUR&to=USD");
     if (response.status() === 429) {
