@@ -34,11 +34,14 @@ export async function signUpAndOnboard(page: Page, opts: { name: string; email: 
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("heading", { name: "Your organization", exact: true })).toBeVisible();
   await page.getByLabel("Organization name").fill(opts.org);
+  // Slugs are unique across the instance: make this one unique to the run (and to a retry).
+  const slug = `${await page.getByLabel("Slug").inputValue()}-${Date.now().toString(36)}${counter}`;
+  await page.getByLabel("Slug").fill(slug);
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page.getByRole("heading", { name: "Preferences", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("heading", { name: "Choose a plan", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Start free" }).click();
   await expect(page).toHaveURL(/\/dashboard/);
-  return { password };
+  return { password, slug };
 }

@@ -26,6 +26,7 @@ test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ pag
   await expect(page.getByText("Step 2 of 4")).toBeVisible();
   await page.getByLabel("Organization name").fill("Nina's Numbers");
   await expect(page.getByLabel("Slug")).toHaveValue("nina-s-numbers");
+  await page.getByLabel("Slug").fill(`nina-s-numbers-${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page.getByText("Step 3 of 4")).toBeVisible();
 
@@ -127,6 +128,7 @@ test("creating and switching organizations updates the header", async ({ page })
   await signUpAndOnboard(page, { name: "Sam Switcher", email, org: "First Org" });
   await page.goto("/organization-profile?create=1");
   await page.getByLabel("Organization name").fill("Second Org");
+  await page.getByLabel("Slug").fill(`second-org-${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Create organization" }).click();
   await expect(page.getByRole("heading", { name: "Second Org" })).toBeVisible();
   await expect(page.getByTestId("active-organization")).toHaveText("Second Org");
@@ -150,7 +152,7 @@ test("an invited user accepts by link; the owner changes their role and removes 
   const inviteeEmail = uniqueEmail("invitee");
   await owner.getByLabel("Email", { exact: true }).fill(inviteeEmail);
   await owner.getByLabel("Role", { exact: true }).selectOption("member");
-  await owner.getByRole("button", { name: "Invite" }).click();
+  await owner.getByRole("button", { name: "Invite", exact: true }).click();
   const link = await owner.getByLabel("Invitation link (valid for 7 days)").inputValue();
   expect(link).toMatch(/\/onboarding\?invitation=/);
 
@@ -234,7 +236,11 @@ test("profile edits, password change and revoking another session", async ({ bro
 });
 
 test("organization forms show specific errors and keep what was typed", async ({ page }) => {
-  await signUpAndOnboard(page, { name: "Fay Forms", email: uniqueEmail("forms"), org: "Forms Org" });
+  const { slug } = await signUpAndOnboard(page, {
+    name: "Fay Forms",
+    email: uniqueEmail("forms"),
+    org: "Forms Org",
+  });
   await page.goto("/organization-profile");
   await page.getByLabel("Slug").fill("Not A Slug!");
   await page.getByRole("button", { name: "Save" }).click();
@@ -249,13 +255,13 @@ test("organization forms show specific errors and keep what was typed", async ({
   ).toBeVisible();
 
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
-  await page.getByRole("button", { name: "Invite" }).click();
+  await page.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue("not-an-email");
 
-  await page.getByLabel("Type forms-org to confirm").fill("forms");
+  await page.getByLabel(`Type ${slug} to confirm`).fill("forms");
   await page.getByRole("button", { name: "Delete organization" }).click();
-  await expect(page.getByText("Type forms-org to confirm.").first()).toBeVisible();
-  const [org] = await sql`select 1 from organization where slug = 'forms-org'`;
+  await expect(page.getByText(`Type ${slug} to confirm.`).first()).toBeVisible();
+  const [org] = await sql`select 1 from organization where slug = ${slug}`;
   expect(org).toBeTruthy();
 });
