@@ -5,6 +5,9 @@ const isDev = process.env.NODE_ENV !== "production";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Loaded by Node at run time rather than bundled: the Sentry server SDK hooks Node's module and
+  // diagnostics-channel machinery, which only works on the real packages.
+  serverExternalPackages: ["@sentry/nextjs", "@sentry/node"],
   // A separate build folder lets two builds of one checkout coexist (e.g. parallel test runs).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,
