@@ -8,8 +8,12 @@ import { useViewer } from "./viewer-store";
 // The signed-in menus use Radix dropdowns; they load only for signed-in visitors.
 const SignedInMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
   ssr: false,
-  loading: () => <div className="h-10 w-52" aria-hidden />,
+  loading: () => <div className="h-9" aria-hidden />,
 });
+
+// One fixed-width, right-aligned box for every state (loading, signed out, signed in), so the
+// answer from /api/me moves nothing else in the header.
+const AREA = "hidden w-44 items-center justify-end gap-2 sm:flex lg:w-64";
 
 const signedOutLinks = [
   { href: "/sign-in", label: "Sign in" },
@@ -32,7 +36,7 @@ export function HeaderAuth() {
     ];
     return (
       <>
-        <div className="hidden items-center gap-2 sm:flex">
+        <div className={AREA}>
           <SignedInMenus me={me} />
         </div>
         <MobileMenu authLinks={links} signOut />
@@ -41,7 +45,7 @@ export function HeaderAuth() {
   }
   return (
     <>
-      <div className="hidden min-w-44 items-center justify-end gap-2 sm:flex">
+      <div className={AREA}>
         {viewer.status === "signed-out" ? (
           <>
             <Link

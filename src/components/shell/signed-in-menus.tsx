@@ -54,7 +54,7 @@ export function SignedInMenus({ me }: { me: MeSummary }) {
           disabled={pending}
         >
           <Building2 className="size-4 text-muted-foreground" aria-hidden />
-          <span className="max-w-36 truncate" data-testid="active-organization">
+          <span className="hidden max-w-36 truncate lg:inline" data-testid="active-organization">
             {active?.name ?? "No organization"}
           </span>
           <ChevronsUpDown className="size-3.5 text-muted-foreground" aria-hidden />
