@@ -117,7 +117,6 @@ test("redirect_url brings the user back after sign-in; an external one is refuse
   await page.context().clearCookies();
   for (const evil of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
     await signIn(page, demo.member, DEMO_PASSWORD, evil);
-    expect(new URL(page.url()).origin).toBe(new URL(page.url()).origin);
     await expect(page).toHaveURL("/dashboard");
     await page.context().clearCookies();
   }
