@@ -56,14 +56,35 @@ export function action<G extends Guard, S extends z.ZodType, T>(
       if (!guard.roles.includes(membership.memberRole)) return { ok: false, error: FORBIDDEN_ERROR };
       context = { ...viewer, ...membership };
     }
-    const parsed = schema.safeParse(input);
-    if (!parsed.success) {
-      return {
-        ok: false,
-        error: "Please correct the highlighted fields.",
-        fieldErrors: fieldErrorsOf(parsed.error),
-      };
-    }
+    const parsed = parseInput(schema, input);
+    if (!parsed.ok) return parsed;
     return run({ viewer: context, input: parsed.data } as Context<G, z.infer<S>>);
+  };
+}
+
+export const INVALID_INPUT_ERROR = "Please correct the highlighted fields.";
+
+function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; data: z.infer<S> } | { ok: false; error: string; fieldErrors: Record<string, string> } {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, error: INVALID_INPUT_ERROR, fieldErrors: fieldErrorsOf(parsed.error) };
+}
+
+/**
+ * The wrapper's public variant, for forms a signed-out visitor submits (sign-in, sign-up,
+ * contact): no guard, the same parsing and the same shape of result. Each action still applies its
+ * own limits (rate limits, body caps) inside `run`.
+ */
+export function publicAction<S extends z.ZodType, T>(
+  schema: S,
+  run: (context: { input: z.infer<S> }) => Promise<ActionResult<T>>,
+): (input: unknown) => Promise<ActionResult<T>> {
+  return async (input: unknown) => {
+    const parsed = parseInput(schema, input);
+    if (!parsed.ok) return parsed;
+    return run({ input: parsed.data });
   };
 }

@@ -3,6 +3,15 @@ import { and, eq } from "drizzle-orm";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
+import {
+  MANAGER_ROLES,
+  MEMBER_ROLES,
+  type MemberRole,
+  memberRoleOf,
+  type PlatformRole,
+  platformRoleOf,
+} from "@/core/auth/roles";
+import type { OnboardingStep } from "@/core/onboarding/steps";
 import { getAuth } from "./auth";
 import type { Auth } from "./auth/auth";
 import { type Db, getDb } from "./db/client";
@@ -15,7 +24,7 @@ import { member, organization, user } from "./db/schema";
  * the session remembers.
  */
 
-export type MemberRole = "owner" | "admin" | "member";
+export type { MemberRole };
 
 export type Viewer = {
   sessionId: string;
@@ -25,8 +34,8 @@ export type Viewer = {
     id: string;
     name: string;
     email: string;
-    role: "user" | "admin";
-    onboardingStep: "profile" | "organization" | "preferences" | "plan" | "done";
+    role: PlatformRole;
+    onboardingStep: OnboardingStep;
   };
 };
 
@@ -63,7 +72,7 @@ export async function loadViewer(db: Db, auth: Auth, requestHeaders: Headers): P
       id: row.id,
       name: row.name,
       email: row.email,
-      role: row.role === "admin" ? "admin" : "user",
+      role: platformRoleOf(row.role),
       onboardingStep: row.onboardingStep,
     },
   };
@@ -78,8 +87,7 @@ export async function loadMembership(db: Db, userId: string, organizationId: str
     .innerJoin(organization, eq(organization.id, member.organizationId))
     .where(and(eq(member.userId, userId), eq(member.organizationId, organizationId)));
   if (!row) return null;
-  const role = (["owner", "admin", "member"] as const).find((r) => r === row.role) ?? "member";
-  return { org: { id: row.id, name: row.name, slug: row.slug }, memberRole: role };
+  return { org: { id: row.id, name: row.name, slug: row.slug }, memberRole: memberRoleOf(row.role) };
 }
 
 /** The signed-in viewer of this request, or null. Cached for the request. */
@@ -127,5 +135,5 @@ export async function requireAdmin(path: string): Promise<Viewer> {
   return viewer;
 }
 
-export const ALL_MEMBER_ROLES: readonly MemberRole[] = ["owner", "admin", "member"];
-export const MANAGER_ROLES: readonly MemberRole[] = ["owner", "admin"];
+export const ALL_MEMBER_ROLES: readonly MemberRole[] = MEMBER_ROLES;
+export { MANAGER_ROLES };

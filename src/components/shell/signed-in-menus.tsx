@@ -14,7 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { switchOrganizationAction } from "@/features/organizations/actions";
+import { switchOrganizationAction } from "@/server/auth/session-actions";
 import { signOutAndLeave } from "./sign-out";
 import { type MeSummary, refreshViewer } from "./viewer-store";
 

@@ -2,12 +2,9 @@
 
 import { useSyncExternalStore } from "react";
 
-export type MeSummary = {
-  user: { name: string; email: string; isAdmin: boolean; onboarded: boolean };
-  impersonating: boolean;
-  activeOrganizationId: string | null;
-  organizations: { id: string; name: string; slug: string; role: string }[];
-};
+import type { MeSummary } from "@/core/auth/me";
+
+export type { MeSummary };
 
 type State = { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; me: MeSummary };
 

@@ -2,8 +2,8 @@
 
 import { and, eq } from "drizzle-orm";
 import { passwordProblem } from "@/core/auth/password-policy";
-import { viaAuth } from "@/features/organizations/service";
 import { action } from "@/server/action";
+import { viaAuth } from "@/server/auth/adapter";
 import { getDb } from "@/server/db/client";
 import { session, user } from "@/server/db/schema";
 import { deleteAccountSchema, emailSchema, nameSchema, passwordSchema, sessionIdSchema } from "./schemas";

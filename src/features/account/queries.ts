@@ -1,15 +1,11 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
+import type { MeSummary } from "@/core/auth/me";
 import type { Viewer } from "@/server/authz";
 import type { Db } from "@/server/db/client";
 import { member, organization } from "@/server/db/schema";
 
-export type MeSummary = {
-  user: { name: string; email: string; isAdmin: boolean; onboarded: boolean };
-  impersonating: boolean;
-  activeOrganizationId: string | null;
-  organizations: { id: string; name: string; slug: string; role: string }[];
-};
+export type { MeSummary };
 
 export async function loadMeSummary(db: Db, viewer: Viewer): Promise<MeSummary> {
   const organizations = await db

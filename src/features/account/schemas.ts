@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, nameField } from "@/features/auth/schemas";
+import { emailField, nameField } from "@/core/organizations/fields";
 
 export const nameSchema = z.object({ name: nameField });
 export const emailSchema = z.object({ email: emailField });

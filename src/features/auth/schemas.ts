@@ -1,14 +1,7 @@
 import { z } from "zod";
+import { emailField, nameField } from "@/core/organizations/fields";
 
-export const emailField = z
-  .string()
-  .trim()
-  .min(1, "Enter your email address.")
-  .max(254, "That email address is too long.")
-  .pipe(z.email("Enter a valid email address, like name@example.com."))
-  .transform((value) => value.toLowerCase());
-
-export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+export { emailField, nameField };
 
 export const signInSchema = z.object({
   email: emailField,

@@ -1,9 +1,13 @@
 import "server-only";
+import type { z } from "zod";
+import { fieldErrorsOf, INVALID_INPUT_ERROR } from "@/server/action";
 import type { Db } from "@/server/db/client";
 import { contactMessages } from "@/server/db/schema";
 import { consumeRateLimit } from "@/server/rate-limit";
 import type { ContactField, ContactResult } from "./constants";
 import { contactSchema } from "./schema";
+
+type ContactInput = z.infer<typeof contactSchema>;
 
 export const CONTACT_WINDOW_SECONDS = 60 * 60;
 
@@ -19,15 +23,21 @@ export async function submitContactMessage(
   const parsed = contactSchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Partial<Record<ContactField, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as ContactField | undefined;
-      if (field && field in { name: 1, email: 1, topic: 1, message: 1 } && !fieldErrors[field]) {
-        fieldErrors[field] = issue.message;
-      }
+    for (const [key, message] of Object.entries(fieldErrorsOf(parsed.error))) {
+      if (key in { name: 1, email: 1, topic: 1, message: 1 }) fieldErrors[key as ContactField] = message;
     }
-    return { ok: false, error: "Please correct the highlighted fields.", fieldErrors };
+    return { ok: false, error: INVALID_INPUT_ERROR, fieldErrors };
   }
-  const { website, ...message } = parsed.data;
+  return storeContactMessage(db, parsed.data, options);
+}
+
+/** Stores an already validated message (the server action parses through the public wrapper). */
+export async function storeContactMessage(
+  db: Db,
+  input: ContactInput,
+  options: { subject: string; limitPerHour: number },
+): Promise<ContactResult> {
+  const { website, ...message } = input;
   if (website.trim() !== "") {
     // A bot filled in the hidden field: answer as if it worked, store nothing.
     return { ok: true };

@@ -2,9 +2,9 @@
 
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { createOrgSchema } from "@/features/organizations/schemas";
-import { SLUG_TAKEN, viaAuth } from "@/features/organizations/service";
+import { createOrgSchema } from "@/core/organizations/fields";
 import { type ActionResult, action } from "@/server/action";
+import { createOrganization, viaAuth } from "@/server/auth/adapter";
 import { loadMembership } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { member, organization, user } from "@/server/db/schema";
@@ -31,14 +31,7 @@ export const saveProfileAction = action(onboarding, profileSchema, async ({ view
 });
 
 export const createOrganizationStepAction = action(onboarding, createOrgSchema, async ({ viewer, input }) => {
-  const [taken] = await getDb()
-    .select({ id: organization.id })
-    .from(organization)
-    .where(eq(organization.slug, input.slug));
-  if (taken) return { ok: false, error: SLUG_TAKEN, fieldErrors: { slug: SLUG_TAKEN } };
-  const created = await viaAuth((auth, headers) =>
-    auth.api.createOrganization({ headers, body: { name: input.name, slug: input.slug } }),
-  );
+  const created = await createOrganization(getDb(), input);
   if (!created.ok) return created;
   return advance(viewer.user.id, "organization");
 });

@@ -12,7 +12,7 @@ import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
-import { NameSlugFields } from "@/features/organizations/name-slug-fields";
+import { NameSlugFields } from "@/features/organizations";
 import {
   acceptInvitationAction,
   backAction,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { isCurrencyCode } from "@/core/money/currencies";
-import { nameField } from "@/features/auth/schemas";
+import { nameField } from "@/core/organizations/fields";
 
 export const profileSchema = z.object({ name: nameField });
 

@@ -1,64 +1,37 @@
 "use server";
 
 import { and, eq } from "drizzle-orm";
+import { MANAGER_ROLES, MEMBER_ROLES } from "@/core/auth/roles";
 import { type ActionResult, action } from "@/server/action";
 import { appOrigin } from "@/server/auth";
+import {
+  createOrganization,
+  ORGANIZATION_SLUG_MESSAGES,
+  SLUG_TAKEN,
+  slugTaken,
+  viaAuth,
+} from "@/server/auth/adapter";
 import { invitationLink } from "@/server/auth/auth";
-import { MANAGER_ROLES } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { invitation, member, organization } from "@/server/db/schema";
+import { invitation, member } from "@/server/db/schema";
 import {
   createOrgSchema,
   deleteOrgSchema,
   idSchema,
   inviteSchema,
   memberRoleSchema,
-  switchSchema,
   updateOrgSchema,
 } from "./schemas";
-import { SLUG_TAKEN, viaAuth } from "./service";
 
-const orgMessages = {
-  ORGANIZATION_ALREADY_EXISTS: SLUG_TAKEN,
-  ORGANIZATION_SLUG_ALREADY_TAKEN: SLUG_TAKEN,
-  SLUG_IS_TAKEN: SLUG_TAKEN,
-};
-
-async function slugTaken(slug: string, exceptId?: string) {
-  const [row] = await getDb()
-    .select({ id: organization.id })
-    .from(organization)
-    .where(eq(organization.slug, slug));
-  return !!row && row.id !== exceptId;
-}
-
-export const switchOrganizationAction = action({ kind: "user" }, switchSchema, async ({ viewer, input }) => {
-  const [membership] = await getDb()
-    .select({ id: member.id })
-    .from(member)
-    .where(and(eq(member.userId, viewer.user.id), eq(member.organizationId, input.organizationId)));
-  if (!membership) return { ok: false, error: "You are not a member of that organization." };
-  const result = await viaAuth((auth, headers) =>
-    auth.api.setActiveOrganization({ headers, body: { organizationId: input.organizationId } }),
-  );
-  return result.ok ? { ok: true, data: undefined } : result;
-});
-
-export const createOrganizationAction = action({ kind: "user" }, createOrgSchema, async ({ input }) => {
-  if (await slugTaken(input.slug)) return { ok: false, error: SLUG_TAKEN, fieldErrors: { slug: SLUG_TAKEN } };
-  const result = await viaAuth(
-    (auth, headers) => auth.api.createOrganization({ headers, body: { name: input.name, slug: input.slug } }),
-    orgMessages,
-  );
-  if (!result.ok) return result;
-  return { ok: true, data: { id: result.data?.id ?? "" } };
-});
+export const createOrganizationAction = action({ kind: "user" }, createOrgSchema, async ({ input }) =>
+  createOrganization(getDb(), input),
+);
 
 export const updateOrganizationAction = action(
   { kind: "org", roles: MANAGER_ROLES },
   updateOrgSchema,
   async ({ viewer, input }) => {
-    if (await slugTaken(input.slug, viewer.org.id)) {
+    if (await slugTaken(getDb(), input.slug, viewer.org.id)) {
       return { ok: false, error: SLUG_TAKEN, fieldErrors: { slug: SLUG_TAKEN } };
     }
     const result = await viaAuth(
@@ -67,7 +40,7 @@ export const updateOrganizationAction = action(
           headers,
           body: { organizationId: viewer.org.id, data: { name: input.name, slug: input.slug } },
         }),
-      orgMessages,
+      ORGANIZATION_SLUG_MESSAGES,
     );
     return result.ok ? { ok: true, data: undefined } : result;
   },
@@ -164,7 +137,7 @@ export const removeMemberAction = action(
 );
 
 export const leaveOrganizationAction = action(
-  { kind: "org", roles: ["owner", "admin", "member"] },
+  { kind: "org", roles: MEMBER_ROLES },
   deleteOrgSchema.partial(),
   async ({ viewer }) => {
     const result = await viaAuth(

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { slugify } from "./schemas";
+import { slugify } from "@/core/organizations/fields";
 
 type Values = { name: string; slug: string };
 

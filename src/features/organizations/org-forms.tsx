@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { assignableRoles, MEMBER_ROLE_LABELS, type MemberRole } from "@/core/auth/roles";
 import {
   cancelInvitationAction,
   createOrganizationAction,
@@ -23,8 +24,8 @@ import {
 } from "./actions";
 import { NameSlugFields } from "./name-slug-fields";
 
-type Role = "owner" | "admin" | "member";
-const roleLabels: Record<Role, string> = { owner: "Owner", admin: "Admin", member: "Member" };
+type Role = MemberRole;
+const roleLabels = MEMBER_ROLE_LABELS;
 
 function useRefresh() {
   const router = useRouter();
@@ -118,7 +119,7 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
   const refresh = useRefresh();
   const [pending, startTransition] = useTransition();
   const canManage = viewerRole !== "member";
-  const assignable: Role[] = viewerRole === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
+  const assignable = assignableRoles(viewerRole);
 
   function run(fn: () => Promise<{ ok: true } | { ok: false; error: string }>, success: string) {
     startTransition(async () => {
@@ -224,7 +225,8 @@ export function InviteForm({ viewerRole }: { viewerRole: Role }) {
       refresh();
     },
   });
-  const roles: Role[] = viewerRole === "owner" ? ["member", "admin", "owner"] : ["member", "admin"];
+  // Least powerful first: the default choice is a plain member.
+  const roles = assignableRoles(viewerRole).reverse();
   return (
     <div className="grid gap-4">
       <form

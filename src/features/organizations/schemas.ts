@@ -1,24 +1,9 @@
 import { z } from "zod";
+import { MEMBER_ROLES } from "@/core/auth/roles";
+import { createOrgSchema, orgNameField, orgSlugField, slugify } from "@/core/organizations/fields";
 
-export const orgNameField = z
-  .string()
-  .trim()
-  .min(1, "Enter the organization's name.")
-  .min(2, "Use at least 2 characters.")
-  .max(60, "Use at most 60 characters.");
-export const orgSlugField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, "Choose a slug, such as acme-finance.")
-  .min(2, "Use at least 2 characters.")
-  .max(48, "Use at most 48 characters.")
-  .regex(
-    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-    "Use lowercase letters, digits and single hyphens, like acme-finance.",
-  );
+export { createOrgSchema, orgNameField, orgSlugField, slugify };
 
-export const createOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
 export const updateOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
 export const inviteSchema = z.object({
   email: z
@@ -27,24 +12,11 @@ export const inviteSchema = z.object({
     .min(1, "Enter an email address.")
     .pipe(z.email("Enter a valid email address, like name@example.com."))
     .transform((v) => v.toLowerCase()),
-  role: z.enum(["member", "admin", "owner"], "Choose a role."),
+  role: z.enum(MEMBER_ROLES, "Choose a role."),
 });
 export const memberRoleSchema = z.object({
   memberId: z.string().min(1),
-  role: z.enum(["member", "admin", "owner"], "Choose a role."),
+  role: z.enum(MEMBER_ROLES, "Choose a role."),
 });
 export const idSchema = z.object({ id: z.string().min(1) });
-export const switchSchema = z.object({ organizationId: z.string().min(1) });
 export const deleteOrgSchema = z.object({ confirm: z.string() });
-
-/** A URL-safe slug from an organization's name, e.g. "Acme Finance, Ltd." → "acme-finance-ltd". */
-export function slugify(name: string): string {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 48)
-    .replace(/-+$/g, "");
-}

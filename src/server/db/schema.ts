@@ -14,6 +14,9 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { MEMBER_ROLES, PLATFORM_ROLES } from "../../core/auth/roles";
+import { ROUNDING_MODES } from "../../core/decimal/rounding";
+import { ONBOARDING_STEPS } from "../../core/onboarding/steps";
 
 export const contactTopics = ["sales", "support", "billing", "other"] as const;
 
@@ -55,7 +58,9 @@ export const rateLimitEvents = pgTable(
 // the JavaScript keys are its field names; the columns are ours (snake_case). Columns Better Auth
 // does not know (onboarding, organization preferences) have defaults, so its inserts still work.
 
-export const onboardingSteps = ["profile", "organization", "preferences", "plan", "done"] as const;
+// The vocabularies live in src/core; the columns derive from them (relative imports: drizzle-kit
+// loads this file without the `@/` alias).
+export const onboardingSteps = [...ONBOARDING_STEPS, "done"] as const;
 
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
@@ -65,7 +70,7 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  role: text("role").notNull().default("user"),
+  role: text("role", { enum: PLATFORM_ROLES }).notNull().default("user"),
   banned: boolean("banned").notNull().default(false),
   banReason: text("ban_reason"),
   banExpires: timestamp("ban_expires", { withTimezone: true }),
@@ -126,17 +131,7 @@ export const verification = pgTable(
   (table) => [index("verification_identifier_idx").on(table.identifier)],
 );
 
-export const roundingModes = [
-  "up",
-  "down",
-  "ceil",
-  "floor",
-  "half-up",
-  "half-down",
-  "half-even",
-  "half-ceil",
-  "half-floor",
-] as const;
+export const roundingModes = ROUNDING_MODES;
 
 export const organization = pgTable("organization", {
   id: text("id").primaryKey(),
@@ -150,7 +145,7 @@ export const organization = pgTable("organization", {
   precision: integer("precision").notNull().default(20),
 });
 
-export const memberRoles = ["owner", "admin", "member"] as const;
+export const memberRoles = MEMBER_ROLES;
 
 export const member = pgTable(
   "member",
@@ -162,7 +157,7 @@ export const member = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    role: text("role").notNull().default("member"),
+    role: text("role", { enum: memberRoles }).notNull().default("member"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -179,7 +174,7 @@ export const invitation = pgTable(
       .notNull()
       .references(() => organization.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
-    role: text("role"),
+    role: text("role", { enum: memberRoles }),
     status: text("status").notNull().default("pending"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SettingsSection } from "@/components/ui/section";
+import { memberRoleOf } from "@/core/auth/roles";
 import {
   CreateOrganizationForm,
   DeleteOrganizationForm,
@@ -74,7 +75,7 @@ export default async function OrganizationProfilePage({
             id: m.id,
             name: m.name,
             email: m.email,
-            role: (["owner", "admin", "member"] as const).find((r) => r === m.role) ?? "member",
+            role: memberRoleOf(m.role),
             joined: day.format(m.joined),
             isYou: m.userId === viewer.user.id,
           }))}

@@ -1,0 +1,73 @@
+/**
+ * Import rules (DESIGN.md): imports flow app → features → server | core | components, server → core.
+ * Run by `npm run lint` (`npm run lint:imports`). dependency-cruiser rather than Biome's
+ * noRestrictedImports because it resolves the `@/` alias and relative paths to real files, and its
+ * rules can refer back to the importer's own folder (`$1`), so "a feature may not import another
+ * feature's internals" is one rule, not one override per feature.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "components-import-no-feature",
+      comment: "Shared components know nothing about features: pass actions and data in as props.",
+      severity: "error",
+      from: { path: "^src/components/" },
+      to: { path: "^src/(features|app)/" },
+    },
+    {
+      name: "features-import-no-other-feature-internals",
+      comment: "A feature may use another feature only through its public index.ts.",
+      severity: "error",
+      from: { path: "^src/features/([^/]+)/" },
+      to: { path: "^src/features/", pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.tsx?$"] },
+    },
+    {
+      name: "core-imports-only-core",
+      comment: "src/core is pure domain logic: it imports only src/core and plain libraries.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/", pathNot: "^src/core/" },
+    },
+    {
+      name: "core-imports-no-framework-or-io",
+      comment: "No React, Next, database, auth or server-only modules in src/core.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: {
+        path: "^node_modules/(react|react-dom|next|drizzle-orm|postgres|better-auth|server-only|nodemailer|@sentry)/",
+      },
+    },
+    {
+      name: "server-imports-no-ui-or-feature",
+      comment: "src/server is below features and UI: it imports core and libraries only.",
+      severity: "error",
+      from: { path: "^src/server/" },
+      to: { path: "^src/(features|components|app)/" },
+    },
+    {
+      name: "features-import-no-app",
+      severity: "error",
+      from: { path: "^src/(features|lib)/" },
+      to: { path: "^src/app/" },
+    },
+    {
+      name: "no-circular",
+      comment: "Folders must not depend on each other in a loop.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.next|node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/**
+ * Fields shared by every form about people and organizations (sign-up, profile, onboarding,
+ * organization settings): one definition, one set of messages.
+ */
+export const emailField = z
+  .string()
+  .trim()
+  .min(1, "Enter your email address.")
+  .max(254, "That email address is too long.")
+  .pipe(z.email("Enter a valid email address, like name@example.com."))
+  .transform((value) => value.toLowerCase());
+
+export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+
+export const orgNameField = z
+  .string()
+  .trim()
+  .min(1, "Enter the organization's name.")
+  .min(2, "Use at least 2 characters.")
+  .max(60, "Use at most 60 characters.");
+
+export const orgSlugField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Choose a slug, such as acme-finance.")
+  .min(2, "Use at least 2 characters.")
+  .max(48, "Use at most 48 characters.")
+  .regex(
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+    "Use lowercase letters, digits and single hyphens, like acme-finance.",
+  );
+
+export const createOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
+
+/** A URL-safe slug from an organization's name, e.g. "Acme Finance, Ltd." → "acme-finance-ltd". */
+export function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/g, "");
+}
