@@ -1,23 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { ROUTES } from "../../src/core/routes";
 
-// Every page route of SPEC §2. Access rules arrive with accounts; until then each answers 200.
-const routes = [
-  "/",
-  "/pricing",
-  "/docs",
-  "/contact",
-  "/calculator",
-  "/checkout",
-  "/onboarding",
-  "/dashboard",
-  "/admin",
-  "/admin/users",
-  "/admin/currency-test",
-  "/sign-in",
-  "/sign-up",
-  "/user-profile",
-  "/organization-profile",
-];
+// Every page route of SPEC §2, from the route table. Anonymous visitors to signed-in routes land on
+// sign-in, which also answers 200 inside the shell.
+const routes = ROUTES.map((route) => route.path);
 
 for (const route of routes) {
   test(`${route} answers 200 inside the shell`, async ({ page }) => {

@@ -1,6 +1,4 @@
-export const navLinks = [
-  { href: "/calculator", label: "Calculator" },
-  { href: "/pricing", label: "Pricing" },
-  { href: "/docs", label: "Docs" },
-  { href: "/contact", label: "Contact" },
-] as const;
+import { navLinks as linksOf } from "@/core/routes";
+
+/** The site's main navigation, from the route table. */
+export const navLinks = linksOf("main");

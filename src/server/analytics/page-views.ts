@@ -1,25 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { routeFor } from "@/core/routes";
 import type { Db } from "../db/client";
 import { pageViews } from "../db/schema";
 import { consumeRateLimit, type RateLimitRule } from "../rate-limit";
 
-/** Routes counted as they are. */
-const EXACT = new Set([
-  "/",
-  "/pricing",
-  "/docs",
-  "/contact",
-  "/calculator",
-  "/checkout",
-  "/onboarding",
-  "/dashboard",
-  "/admin",
-  "/admin/users",
-  "/admin/currency-test",
-]);
-/** Catch-all screens: every path below them counts as the screen itself. */
-const CATCH_ALL = ["/sign-in", "/sign-up", "/user-profile", "/organization-profile"];
 const MAX_PATH_LENGTH = 512;
 
 /**
@@ -31,8 +16,8 @@ export function countedPath(input: unknown): string | undefined {
   if (!input.startsWith("/") || input.startsWith("//") || input.includes("\\")) return undefined;
   let path = input.split(/[?#]/, 1)[0] ?? "";
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-  if (EXACT.has(path)) return path;
-  return CATCH_ALL.find((base) => path === base || path.startsWith(`${base}/`));
+  // Known routes only (core/routes.ts); a catch-all screen's sub-paths count as the screen itself.
+  return routeFor(path)?.path;
 }
 
 export const PAGE_VIEWS_PER_CLIENT: RateLimitRule = { bucket: "page-views", limit: 120, windowSeconds: 600 };

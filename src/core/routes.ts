@@ -1,0 +1,85 @@
+/**
+ * The route table: every page route, who may see it, and where it appears in navigation. The
+ * proxy, the page-view counter, the navigation and the routes e2e spec derive from it, so adding a
+ * page is one line here (plus the page, which still calls its guard from server/authz).
+ *
+ * Audiences: `public` anyone; `auth` the sign-in/up screens (signed-in visitors are sent on);
+ * `signed-in` any signed-in user (organization pages check membership themselves);
+ * `org-manager` an owner or admin of the active organization; `admin` a platform administrator.
+ */
+export type Audience = "public" | "auth" | "signed-in" | "org-manager" | "admin";
+
+/** Where a route is listed: the site's main navigation, the app shell, or its admin section. */
+export type NavSection = "main" | "app" | "admin";
+
+export type RouteEntry = {
+  path: string;
+  audience: Audience;
+  /** Every path below it shows the same screen (sign-in steps, profile tabs…). */
+  catchAll?: boolean;
+  /** Every unknown path below it has the same audience (the admin area reveals nothing to others). */
+  area?: boolean;
+  nav?: { label: string; section: NavSection };
+};
+
+export const ROUTES = [
+  { path: "/", audience: "public" },
+  { path: "/calculator", audience: "public", nav: { label: "Calculator", section: "main" } },
+  { path: "/pricing", audience: "public", nav: { label: "Pricing", section: "main" } },
+  { path: "/docs", audience: "public", nav: { label: "Docs", section: "main" } },
+  { path: "/contact", audience: "public", nav: { label: "Contact", section: "main" } },
+  { path: "/sign-in", audience: "auth", catchAll: true },
+  { path: "/sign-up", audience: "auth", catchAll: true },
+  { path: "/onboarding", audience: "signed-in" },
+  { path: "/dashboard", audience: "signed-in", nav: { label: "Dashboard", section: "app" } },
+  {
+    path: "/organization-profile",
+    audience: "signed-in",
+    catchAll: true,
+    nav: { label: "Organization", section: "app" },
+  },
+  { path: "/user-profile", audience: "signed-in", catchAll: true, nav: { label: "Profile", section: "app" } },
+  { path: "/checkout", audience: "org-manager" },
+  { path: "/admin", audience: "admin", area: true, nav: { label: "Overview", section: "admin" } },
+  { path: "/admin/users", audience: "admin", nav: { label: "Users", section: "admin" } },
+  { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency test", section: "admin" } },
+] as const satisfies readonly RouteEntry[];
+
+export type RoutePath = (typeof ROUTES)[number]["path"];
+
+const SIGNED_IN: ReadonlySet<Audience> = new Set(["signed-in", "org-manager", "admin"]);
+
+/** Whether an audience needs a session at all (the proxy's early redirect to sign-in). */
+export function needsSession(audience: Audience): boolean {
+  return SIGNED_IN.has(audience);
+}
+
+function normalise(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+}
+
+/** The route a pathname belongs to: an exact path, or a sub-path of a catch-all route. */
+export function routeFor(pathname: string): RouteEntry | undefined {
+  const path = normalise(pathname);
+  const routes: readonly RouteEntry[] = ROUTES;
+  return (
+    routes.find((route) => route.path === path) ??
+    routes.find((route) => route.catchAll && path.startsWith(`${route.path}/`))
+  );
+}
+
+/** Whether an anonymous visitor to `pathname` should be sent to sign-in before anything renders. */
+export function requiresSession(pathname: string): boolean {
+  const path = normalise(pathname);
+  const routes: readonly RouteEntry[] = ROUTES;
+  const route = routeFor(path) ?? routes.find((r) => r.area && path.startsWith(`${r.path}/`));
+  return route ? needsSession(route.audience) : false;
+}
+
+/** The links of one navigation section, in table order. */
+export function navLinks(section: NavSection): { href: string; label: string }[] {
+  const routes: readonly RouteEntry[] = ROUTES;
+  return routes.flatMap((route) =>
+    route.nav?.section === section ? [{ href: route.path, label: route.nav.label }] : [],
+  );
+}
