@@ -4,8 +4,10 @@ import Decimal from "decimal.js";
  * The plans, defined once. Prices are US dollars as decimal strings (never binary floats); a
  * yearly subscription costs ten months. Limits are per organization; `null` means unlimited.
  */
-export type PlanId = "free" | "pro" | "team";
-export type BillingInterval = "monthly" | "yearly";
+export const PLAN_IDS = ["free", "pro", "team"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+export const BILLING_INTERVALS = ["monthly", "yearly"] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
 export type PlanLimits = {
   apiCallsPerMonth: number;

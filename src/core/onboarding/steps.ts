@@ -3,7 +3,9 @@
  * finishing a step moves forward one, Back moves to the previous step, and no step can be skipped.
  */
 export const ONBOARDING_STEPS = ["profile", "organization", "preferences", "plan"] as const;
-export type OnboardingStep = (typeof ONBOARDING_STEPS)[number] | "done";
+/** A step the user completes (every step but the final "done"). */
+export type OnboardingStepName = (typeof ONBOARDING_STEPS)[number];
+export type OnboardingStep = OnboardingStepName | "done";
 
 export const STEP_TITLES: Record<(typeof ONBOARDING_STEPS)[number], string> = {
   profile: "Your profile",

@@ -2,6 +2,7 @@
 
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import type { OnboardingStepName } from "@/core/onboarding/steps";
 import { createOrgSchema } from "@/core/organizations/fields";
 import { type ActionResult, action } from "@/server/action";
 import { createOrganization, viaAuth } from "@/server/auth/adapter";
@@ -14,10 +15,7 @@ import { completeStep, goBack, savePreferences } from "./service";
 const onboarding = { kind: "user", allowOnboarding: true } as const;
 type StepResult = ActionResult<{ step: string }>;
 
-async function advance(
-  userId: string,
-  step: "profile" | "organization" | "preferences" | "plan",
-): Promise<StepResult> {
+async function advance(userId: string, step: OnboardingStepName): Promise<StepResult> {
   const result = await completeStep(getDb(), userId, step);
   return result.ok ? { ok: true, data: { step: result.step } } : result;
 }

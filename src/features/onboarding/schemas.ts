@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BILLING_INTERVALS, PLAN_IDS } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { isCurrencyCode } from "@/core/money/currencies";
 import { nameField } from "@/core/organizations/fields";
@@ -16,8 +17,8 @@ export const preferencesSchema = z.object({
 });
 
 export const planChoiceSchema = z.object({
-  plan: z.enum(["free", "pro", "team"], "Choose a plan."),
-  interval: z.enum(["monthly", "yearly"]).default("monthly"),
+  plan: z.enum(PLAN_IDS, "Choose a plan."),
+  interval: z.enum(BILLING_INTERVALS).default("monthly"),
 });
 
 export const invitationIdSchema = z.object({
