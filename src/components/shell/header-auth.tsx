@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { navLinks } from "@/core/routes";
 import { MobileMenu } from "./mobile-menu";
 import { useViewer } from "./viewer-store";
 
@@ -28,12 +29,8 @@ export function HeaderAuth() {
   const viewer = useViewer();
   if (viewer.status === "signed-in") {
     const me = viewer.me;
-    const links = [
-      { href: "/dashboard", label: "Dashboard" },
-      { href: "/user-profile", label: "Profile" },
-      { href: "/organization-profile", label: "Organization" },
-      ...(me.user.isAdmin ? [{ href: "/admin", label: "Admin" }] : []),
-    ];
+    // The app shell's links, from the route table (Dashboard, Organization, Profile; Admin…).
+    const links = [...navLinks("app"), ...(me.user.isAdmin ? navLinks("admin") : [])];
     return (
       <>
         <div className={AREA}>

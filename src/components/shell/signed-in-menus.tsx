@@ -1,11 +1,7 @@
 "use client";
 
-import { Building2, Check, ChevronsUpDown, LayoutDashboard, LogOut, Plus, Shield, User } from "lucide-react";
+import { LayoutDashboard, LogOut, Shield, User } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { callAction } from "@/components/hooks/call-action";
-import { notify } from "@/components/hooks/notify";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -14,9 +10,9 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { switchOrganizationAction } from "@/server/auth/session-actions";
+import { OrgSwitcher } from "./org-switcher";
 import { signOutAndLeave } from "./sign-out";
-import { type MeSummary, refreshViewer } from "./viewer-store";
+import type { MeSummary } from "./viewer-store";
 
 const trigger =
   "inline-flex h-9 items-center gap-2 rounded-md border border-border px-2.5 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring";
@@ -27,68 +23,9 @@ function initials(name: string) {
 }
 
 export function SignedInMenus({ me }: { me: MeSummary }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const active = me.organizations.find((org) => org.id === me.activeOrganizationId);
-
-  function switchTo(organizationId: string, name: string) {
-    startTransition(async () => {
-      const result = await callAction(() => switchOrganizationAction({ organizationId }));
-      if (!result) return;
-      if (!result.ok) {
-        notify.error(result.error);
-        return;
-      }
-      notify.success(`Switched to ${name}.`);
-      await refreshViewer();
-      router.refresh();
-    });
-  }
-
   return (
     <>
-      <DropdownMenu>
-        <DropdownMenuTrigger
-          className={trigger}
-          aria-label={`Organization: ${active?.name ?? "none"}`}
-          disabled={pending}
-        >
-          <Building2 className="size-4 text-muted-foreground" aria-hidden />
-          <span className="hidden max-w-36 truncate lg:inline" data-testid="active-organization">
-            {active?.name ?? "No organization"}
-          </span>
-          <ChevronsUpDown className="size-3.5 text-muted-foreground" aria-hidden />
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end" className="w-64">
-          <DropdownMenuLabel>Organizations</DropdownMenuLabel>
-          {me.organizations.map((org) => (
-            <DropdownMenuItem
-              key={org.id}
-              onSelect={() => (org.id === me.activeOrganizationId ? undefined : switchTo(org.id, org.name))}
-            >
-              <span className="flex-1 truncate">{org.name}</span>
-              <span className="text-xs text-muted-foreground">{org.role}</span>
-              {org.id === me.activeOrganizationId ? <Check aria-label="Active" /> : null}
-            </DropdownMenuItem>
-          ))}
-          {me.organizations.length === 0 ? (
-            <p className="px-2 py-1.5 text-sm text-muted-foreground">You are not in any organization yet.</p>
-          ) : null}
-          <DropdownMenuSeparator />
-          <DropdownMenuItem asChild>
-            <Link href="/organization-profile?create=1">
-              <Plus aria-hidden /> Create organization
-            </Link>
-          </DropdownMenuItem>
-          {active ? (
-            <DropdownMenuItem asChild>
-              <Link href="/organization-profile">
-                <Building2 aria-hidden /> Manage {active.name}
-              </Link>
-            </DropdownMenuItem>
-          ) : null}
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <OrgSwitcher me={me} testId="active-organization" />
 
       <DropdownMenu>
         <DropdownMenuTrigger className={`${trigger} px-1.5`} aria-label="Account menu">
