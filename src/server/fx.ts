@@ -25,3 +25,17 @@ export async function loadRateTable(db: Db): Promise<RateTable> {
   }
   return { base: "EUR", date, rates };
 }
+
+/**
+ * The FX table for a page that must render without it (calculator, pricing): null when there are
+ * no rates yet or the database cannot be read; the page then says conversion is unavailable.
+ */
+export async function loadRatesOrNull(db: Db): Promise<RateTable | null> {
+  try {
+    const table = await loadRateTable(db);
+    return table.date ? table : null;
+  } catch (err) {
+    console.error("Could not load the FX rates", err);
+    return null;
+  }
+}

@@ -5,7 +5,7 @@ import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
 import { getDb } from "@/server/db/client";
-import { loadRateTable } from "@/server/fx";
+import { loadRatesOrNull } from "@/server/fx";
 
 export const metadata: Metadata = {
   title: "Calculator",
@@ -16,7 +16,7 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
   const mode = parseMode((await searchParams).mode);
   // The FX table goes to the decimal and currency modes as props, so converting needs no request.
   // (After `await searchParams`: the page is dynamic, so nothing reads the database at build time.)
-  const rates = mode === "crypto" ? null : await loadRates();
+  const rates = mode === "crypto" ? null : await loadRatesOrNull(getDb());
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -46,15 +46,4 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
       </div>
     </div>
   );
-}
-
-async function loadRates(): Promise<RateTable | null> {
-  try {
-    const table = await loadRateTable(getDb());
-    return table.date ? table : null;
-  } catch (err) {
-    // The calculator stays usable without rates; the modes say that conversion is unavailable.
-    console.error("Could not load the FX rates", err);
-    return null;
-  }
 }

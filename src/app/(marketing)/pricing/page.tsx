@@ -5,7 +5,7 @@ import type { RateTable } from "@/core/money/fx";
 import { pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
 import { getDb } from "@/server/db/client";
-import { loadRateTable } from "@/server/fx";
+import { loadRatesOrNull } from "@/server/fx";
 
 export const metadata: Metadata = {
   title: "Pricing",
@@ -20,7 +20,7 @@ export default async function PricingPage({
   // Dynamic: the prices follow the instance's current FX table, read at request time (never at build).
   await connection();
   const { currency } = await searchParams;
-  const table = await loadRates();
+  const table = await loadRatesOrNull(getDb());
   const currencies = pricesByCurrency(plans, table);
   const initial = currencies.find((c) => c.code === currency?.toUpperCase())?.code ?? "USD";
   return (
@@ -43,15 +43,4 @@ export default async function PricingPage({
       />
     </div>
   );
-}
-
-async function loadRates(): Promise<RateTable | null> {
-  try {
-    const table = await loadRateTable(getDb());
-    return table.date ? table : null;
-  } catch (err) {
-    // Without rates the page still shows the USD prices.
-    console.error("Could not load the FX rates", err);
-    return null;
-  }
 }

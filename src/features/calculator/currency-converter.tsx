@@ -1,0 +1,248 @@
+"use client";
+
+import { Plus, X } from "lucide-react";
+import { useId, useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input, NativeSelect } from "@/components/ui/input";
+import type { RoundingMode } from "@/core/decimal";
+import {
+  convert,
+  crossRate,
+  getCurrency,
+  hasRate,
+  inverseRate,
+  type RateTable,
+  rateCurrencies,
+} from "@/core/money";
+import { errorOf, parseAmount, parseCode, shortRate } from "@/core/money/input";
+import { AlignedAmount, fractionWidthFor } from "./controls";
+import { currencyName, fmt } from "./money-format";
+import { ToolCard } from "./tool-card";
+
+const DEFAULT_TARGETS = ["USD", "GBP", "JPY"];
+
+export function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMode }) {
+  const ids = useId();
+  const available = useMemo(() => rateCurrencies(rates), [rates]);
+  const [amountText, setAmountText] = useState("100");
+  const [from, setFrom] = useState(available.includes("EUR") ? "EUR" : (available[0] ?? "EUR"));
+  const [targets, setTargets] = useState(() => DEFAULT_TARGETS.filter((c) => available.includes(c)));
+  const [addText, setAddText] = useState("");
+  const [addError, setAddError] = useState<string | undefined>();
+
+  const amount = useMemo(() => parseAmount(amountText, from), [amountText, from]);
+  const rows = useMemo(
+    () =>
+      targets.map((code) => {
+        const converted = amount.ok ? convert(amount.value, code, rates, rounding) : null;
+        const rate = crossRate(rates, from, code);
+        const inverse = inverseRate(rates, from, code);
+        return {
+          code,
+          converted: converted?.ok ? converted.value : null,
+          rate: rate.ok ? rate.value : null,
+          inverse: inverse.ok ? inverse.value : null,
+        };
+      }),
+    [targets, amount, rates, rounding, from],
+  );
+  const width = fractionWidthFor(targets.map((c) => getCurrency(c)?.minorUnits ?? 0));
+
+  function add() {
+    const code = parseCode(addText);
+    if (!code.ok) return setAddError(code.error);
+    if (!hasRate(rates, code.value)) {
+      return setAddError(`No exchange rate for ${code.value} on ${rates.date}`);
+    }
+    if (targets.includes(code.value)) return setAddError(`${code.value} is already in the list`);
+    setTargets((t) => [...t, code.value]);
+    setAddText("");
+    setAddError(undefined);
+  }
+
+  return (
+    <ToolCard
+      id={`${ids}-title`}
+      title="Convert"
+      description={
+        <>
+          ECB euro reference rates of{" "}
+          <time dateTime={rates.date} data-testid="rates-date">
+            {rates.date}
+          </time>{" "}
+          (base {rates.base}). Each amount is converted exactly and rounded once.
+        </>
+      }
+    >
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_14rem]">
+        <Field id={`${ids}-amount`} label="Amount" error={errorOf(amount)}>
+          {(props) => (
+            <Input
+              {...props}
+              inputMode="decimal"
+              autoComplete="off"
+              value={amountText}
+              onChange={(event) => setAmountText(event.target.value)}
+              className="tabular"
+            />
+          )}
+        </Field>
+        <Field id={`${ids}-from`} label="From">
+          {(props) => (
+            <NativeSelect {...props} value={from} onChange={(event) => setFrom(event.target.value)}>
+              {available.map((code) => (
+                <option key={code} value={code}>
+                  {code} · {currencyName(code)}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+      </div>
+
+      {targets.length === 0 ? (
+        <p className="rounded-md border border-dashed border-border p-4 text-sm text-muted-foreground">
+          No target currencies. Add one below, for example USD.
+        </p>
+      ) : (
+        <div className="-mx-4 overflow-x-auto sm:mx-0">
+          <table className="w-full text-sm" aria-label="Conversions">
+            <thead>
+              <tr className="border-b border-border text-left text-muted-foreground">
+                <th scope="col" className="py-2 pr-3 pl-4 font-medium sm:pl-0">
+                  Currency
+                </th>
+                <th scope="col" className="px-3 py-2 text-right font-medium">
+                  Amount
+                </th>
+                <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
+                  Rate and inverse
+                </th>
+                <th scope="col" className="py-2 pr-4 pl-1 sm:pr-0">
+                  <span className="sr-only">Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr
+                  key={row.code}
+                  className="border-b border-border align-top"
+                  data-testid={`convert-${row.code}`}
+                >
+                  <th scope="row" className="py-3 pr-3 pl-4 text-left font-normal sm:pl-0">
+                    <span className="font-mono font-medium">{row.code}</span>
+                    <span className="hidden text-xs text-muted-foreground sm:block">
+                      {currencyName(row.code)}
+                    </span>
+                    <span className="mt-1 block font-mono text-[11px] leading-4 text-muted-foreground sm:hidden">
+                      <Rates from={from} to={row.code} rate={row.rate} inverse={row.inverse} phone />
+                    </span>
+                  </th>
+                  <td className="px-3 py-3 text-right text-base font-medium">
+                    {row.converted ? (
+                      <AlignedAmount text={fmt(row.converted)} fractionWidth={width} data-testid="amount" />
+                    ) : (
+                      <span className="text-muted-foreground">–</span>
+                    )}
+                  </td>
+                  <td className="hidden px-3 py-3 font-mono text-xs text-muted-foreground sm:table-cell">
+                    <Rates from={from} to={row.code} rate={row.rate} inverse={row.inverse} />
+                  </td>
+                  <td className="py-2 pr-4 pl-1 text-right sm:pr-0">
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="size-8"
+                      aria-label={`Remove ${row.code}`}
+                      onClick={() => setTargets((t) => t.filter((c) => c !== row.code))}
+                    >
+                      <X aria-hidden />
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <div className="mt-6 flex max-w-md items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <Field id={`${ids}-add`} label="Add a currency" error={addError}>
+            {(props) => (
+              <Input
+                {...props}
+                list={`${ids}-codes`}
+                autoComplete="off"
+                autoCapitalize="characters"
+                placeholder="CHF"
+                value={addText}
+                onChange={(event) => {
+                  setAddText(event.target.value);
+                  setAddError(undefined);
+                }}
+                onKeyDown={(event) => {
+                  if (event.key === "Enter") {
+                    event.preventDefault();
+                    add();
+                  }
+                }}
+                className="font-mono uppercase placeholder:normal-case"
+              />
+            )}
+          </Field>
+          <datalist id={`${ids}-codes`}>
+            {available
+              .filter((c) => !targets.includes(c))
+              .map((code) => (
+                <option key={code} value={code}>
+                  {currencyName(code)}
+                </option>
+              ))}
+          </datalist>
+        </div>
+        <Button type="button" variant="outline" className="mt-6" onClick={add}>
+          <Plus aria-hidden />
+          Add
+        </Button>
+      </div>
+    </ToolCard>
+  );
+}
+
+function Rates({
+  from,
+  to,
+  rate,
+  inverse,
+  phone = false,
+}: {
+  from: string;
+  to: string;
+  rate: string | null;
+  inverse: string | null;
+  phone?: boolean;
+}) {
+  if (!rate || !inverse) return null;
+  return (
+    <>
+      <span
+        className={phone ? "block" : "block whitespace-nowrap"}
+        title={rate}
+        data-testid={phone ? undefined : "rate"}
+      >
+        1 {from} = <span className="tabular text-foreground">{shortRate(rate)}</span> {to}
+      </span>
+      <span
+        className={phone ? "mt-0.5 block" : "block whitespace-nowrap"}
+        title={inverse}
+        data-testid={phone ? undefined : "inverse"}
+      >
+        1 {to} = <span className="tabular">{shortRate(inverse)}</span> {from}
+      </span>
+    </>
+  );
+}
