@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 export type AppNavSection = { label: string; links: { href: string; label: string }[] };
@@ -15,6 +16,11 @@ function isActive(pathname: string, href: string) {
 /** The app shell's navigation: a sidebar from 1024 px, a row of tabs that scrolls below. */
 export function AppNav({ sections, variant }: { sections: AppNavSection[]; variant: "sidebar" | "tabs" }) {
   const pathname = usePathname();
+  const activeTab = useRef<HTMLAnchorElement>(null);
+  // On phones the row of tabs scrolls: bring the current one into view.
+  useEffect(() => {
+    if (pathname) activeTab.current?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   if (variant === "tabs") {
     return (
       <nav aria-label="App" className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1">
@@ -23,6 +29,7 @@ export function AppNav({ sections, variant }: { sections: AppNavSection[]; varia
             <Link
               key={link.href}
               href={link.href}
+              ref={isActive(pathname, link.href) ? activeTab : undefined}
               aria-current={isActive(pathname, link.href) ? "page" : undefined}
               className="shrink-0 rounded-md px-3 py-2 text-sm whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground aria-[current=page]:bg-muted aria-[current=page]:font-medium aria-[current=page]:text-foreground"
             >

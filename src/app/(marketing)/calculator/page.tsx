@@ -1,6 +1,5 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
-import type { RateTable } from "@/core/money/fx";
 import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { featureTable, planPriceUsd, plans } from "@/core/billing/plans";
-import type { RateTable } from "@/core/money/fx";
 import { pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
 import { getDb } from "@/server/db/client";
