@@ -13,6 +13,8 @@ function isActive(pathname: string, href: string) {
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
+// The pages behind these links are dynamic (each runs its guard): no prefetching on every render.
+
 /** The app shell's navigation: a sidebar from 1024 px, a row of tabs that scrolls below. */
 export function AppNav({ sections, variant }: { sections: AppNavSection[]; variant: "sidebar" | "tabs" }) {
   const pathname = usePathname();
@@ -29,6 +31,7 @@ export function AppNav({ sections, variant }: { sections: AppNavSection[]; varia
             <Link
               key={link.href}
               href={link.href}
+              prefetch={false}
               ref={isActive(pathname, link.href) ? activeTab : undefined}
               aria-current={isActive(pathname, link.href) ? "page" : undefined}
               className="shrink-0 rounded-md px-3 py-2 text-sm whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground aria-[current=page]:bg-muted aria-[current=page]:font-medium aria-[current=page]:text-foreground"
@@ -51,6 +54,7 @@ export function AppNav({ sections, variant }: { sections: AppNavSection[]; varia
             <Link
               key={link.href}
               href={link.href}
+              prefetch={false}
               aria-current={isActive(pathname, link.href) ? "page" : undefined}
               className={cn(
                 "rounded-md px-3 py-2 text-sm text-muted-foreground hover:bg-muted hover:text-foreground",
