@@ -5,8 +5,7 @@ import { requiresSession } from "@/core/routes";
 /**
  * A convenience, not the guard: anonymous visitors to signed-in routes are sent to sign-in early,
  * without rendering anything. Pages, actions and endpoints still call their guards (server/authz).
- * Which routes need a session comes from the route table (core/routes.ts); Next needs `matcher`
- * to be a literal, so it is broad (every page path) and the table decides.
+ * Which routes need a session comes from the route table (core/routes.ts).
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -17,6 +16,17 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Page paths only: not the API, Next's assets, the monitoring tunnel or files with an extension.
-  matcher: ["/((?!api/|_next/|monitoring|.*\\..*).*)"],
+  // Next reads this statically, so it is a literal: `proxyMatcher()` from core/routes.ts, which
+  // src/proxy.test.ts checks it against. Only signed-in routes, so public pages skip the proxy.
+  matcher: [
+    "/onboarding",
+    "/dashboard",
+    "/organization-profile",
+    "/organization-profile/:path*",
+    "/user-profile",
+    "/user-profile/:path*",
+    "/checkout",
+    "/admin",
+    "/admin/:path*",
+  ],
 };

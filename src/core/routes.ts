@@ -83,3 +83,17 @@ export function navLinks(section: NavSection): { href: string; label: string }[]
     route.nav?.section === section ? [{ href: route.path, label: route.nav.label }] : [],
   );
 }
+
+/**
+ * The proxy's matcher, derived from the table. Next reads `config.matcher` in src/proxy.ts
+ * statically, so it is written there as a literal; a unit test proves it equals this list.
+ */
+export function proxyMatcher(): string[] {
+  const routes: readonly RouteEntry[] = ROUTES;
+  const areas = routes.filter((route) => route.area);
+  return routes.flatMap((route) => {
+    if (!needsSession(route.audience)) return [];
+    if (areas.some((area) => area !== route && route.path.startsWith(`${area.path}/`))) return [];
+    return route.catchAll || route.area ? [route.path, `${route.path}/:path*`] : [route.path];
+  });
+}
