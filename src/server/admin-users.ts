@@ -333,7 +333,7 @@ export async function impersonationTarget(
   return { ok: true, target: { id: target.id, label: label(target) } };
 }
 
-export async function userLabel(db: Db, id: string): Promise<string | null> {
-  const [row] = await db.select({ name: user.name, email: user.email }).from(user).where(eq(user.id, id));
-  return row ? `${row.name} <${row.email}>` : null;
+export async function userEmail(db: Db, id: string): Promise<string | null> {
+  const [row] = await db.select({ email: user.email }).from(user).where(eq(user.id, id));
+  return row?.email ?? null;
 }
