@@ -203,6 +203,6 @@ export async function getErrorEvent(db: Db, id: string) {
 }
 
 export async function databaseVersion(db: Db): Promise<string> {
-  const [row] = await db.execute<{ v: string }>(sql`show server_version`);
+  const [row] = await db.execute<{ v: string }>(sql`select current_setting('server_version') as v`);
   return row?.v ?? "unknown";
 }

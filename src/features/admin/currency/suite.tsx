@@ -20,6 +20,7 @@ export function ConformanceSuite({ table }: { table: RateTable }) {
       </p>
     );
   const failed = checks.filter((c) => !c.pass).length;
+  const differences = checks.filter((c) => c.group === "minor-units" && c.detail.includes("Intl "));
   return (
     <div className="grid gap-4">
       <p role="status" className={cn("text-sm font-medium", failed ? "text-destructive" : "text-success")}>
@@ -63,27 +64,40 @@ export function ConformanceSuite({ table }: { table: RateTable }) {
         <input type="checkbox" checked={onlyFailures} onChange={(e) => setOnlyFailures(e.target.checked)} />
         Show failures only
       </label>
+      <div className="grid gap-2 rounded-lg border border-border p-4">
+        <h3 className="text-sm font-semibold">Where Intl differs from ISO 4217 ({differences.length})</h3>
+        <p className="text-sm text-muted-foreground">
+          This browser's Intl data shows these currencies with other decimals than ISO 4217 lists. Abacus
+          always formats with the ISO minor units (passing the fraction digits explicitly), so amounts stay
+          exact.
+        </p>
+        <ul className="grid gap-1 text-xs">
+          {differences.map((c) => (
+            <li key={c.name} className="grid grid-cols-[3rem_2.5rem_1fr] gap-2">
+              <span className="font-mono">{c.name}</span>
+              <span className={c.pass ? "text-success" : "font-semibold text-destructive"}>
+                {c.pass ? "pass" : "FAIL"}
+              </span>
+              <span className="min-w-0 break-words text-muted-foreground">{c.detail}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
       {CHECK_GROUPS.map((g) => {
         const rows = checks.filter((c) => c.group === g.id && (!onlyFailures || !c.pass));
-        const notes =
-          g.id === "minor-units" ? checks.filter((c) => c.group === g.id && c.detail.includes("Intl ")) : [];
         return (
-          <details key={g.id} className="rounded-lg border border-border p-3" open={g.id === "minor-units"}>
+          <details
+            key={g.id}
+            className="rounded-lg border border-border p-3"
+            open={onlyFailures && rows.length > 0}
+          >
             <summary className="cursor-pointer text-sm font-medium">
-              {g.label} ({rows.length})
+              {g.label}: every check ({rows.length})
             </summary>
-            {notes.length ? (
-              <p className="mt-2 text-sm text-muted-foreground">
-                {notes.length} currencies where Intl differs from ISO 4217: listed below with the reason.
-              </p>
-            ) : null}
             <ul className="mt-2 grid gap-1 text-xs">
-              {(g.id === "minor-units" && !onlyFailures
-                ? [...notes, ...rows.filter((r) => !notes.includes(r))]
-                : rows
-              ).map((c) => (
-                <li key={c.name} className="grid grid-cols-[4.5rem_2.5rem_1fr] gap-2">
-                  <span className="font-mono">{c.name.slice(0, 24)}</span>
+              {rows.map((c) => (
+                <li key={c.name} className="grid grid-cols-[minmax(3rem,auto)_2.5rem_1fr] gap-2">
+                  <span className="font-mono">{c.name}</span>
                   <span className={c.pass ? "text-success" : "font-semibold text-destructive"}>
                     {c.pass ? "pass" : "FAIL"}
                   </span>

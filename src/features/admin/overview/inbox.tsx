@@ -44,7 +44,9 @@ export function Inbox({ messages }: { messages: InboxMessage[] }) {
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <p className="min-w-0 break-words font-medium">
               {m.name}{" "}
-              <span className="break-all text-sm font-normal text-muted-foreground">&lt;{m.email}&gt;</span>
+              <span className="text-sm font-normal [overflow-wrap:anywhere] text-muted-foreground">
+                &lt;{m.email}&gt;
+              </span>
             </p>
             <p className="text-xs tabular-nums text-muted-foreground">
               {m.topic} · {m.createdAt.slice(0, 16).replace("T", " ")} UTC

@@ -38,7 +38,7 @@ function Section({
   aside?: React.ReactNode;
 }) {
   return (
-    <section aria-labelledby={id} className="grid min-w-0 gap-4">
+    <section aria-labelledby={id} className="grid min-w-0 content-start gap-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={id} className="text-xl font-semibold">
           {title}
@@ -102,7 +102,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
       "Error reporting",
       getMonitoringConfig().mode === "sentry"
         ? "Sentry (forwarded through /monitoring)"
-        : "Kept locally (shown below)",
+        : "Kept by this instance (see Error reports)",
     ],
     [
       "Analytics",

@@ -29,8 +29,10 @@ const columns: DataColumn<AuditRowView>[] = [
     cell: ({ row }) => (
       <div className="grid min-w-0 gap-0.5">
         <span className="font-mono text-xs">{row.original.action}</span>
-        <span className="break-all text-xs text-muted-foreground">by {row.original.actorEmail}</span>
-        <span className="break-all text-xs">{row.original.targetLabel ?? "—"}</span>
+        <span className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+          by {row.original.actorEmail}
+        </span>
+        <span className="text-xs [overflow-wrap:anywhere]">{row.original.targetLabel ?? "—"}</span>
       </div>
     ),
   },

@@ -271,7 +271,7 @@ export function UsersTable({ rows, sort, selfId }: { rows: UserRow[]; sort: Sort
       cell: ({ row }) => (
         <div className="grid min-w-0 gap-0.5">
           <span className="font-medium break-words">{row.original.name}</span>
-          <span className="break-all text-xs text-muted-foreground">{row.original.email}</span>
+          <span className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{row.original.email}</span>
           {row.original.organizations.length ? (
             <span className="text-xs text-muted-foreground sm:hidden">
               {row.original.organizations.join(", ")}
