@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
 import { testSql } from "./support";
@@ -147,3 +148,24 @@ test("every admin screen fits a 360 px wide phone without sideways scrolling", a
   }
   await context.close();
 });
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`admin screens have no serious or critical axe violations (${scheme})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, demo.admin);
+    for (const path of ["/admin", "/admin/users", "/admin/currency-test"]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      const results = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
+      const blocking = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(
+        blocking.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      ).toEqual([]);
+    }
+    await context.close();
+  });
+}
