@@ -9,7 +9,7 @@
  */
 import Decimal from "decimal.js";
 import { decimalFor, evaluate } from "../src/core/decimal";
-import { ECB_SNAPSHOT } from "../src/core/money";
+import { ECB_SNAPSHOT } from "../src/core/money/ecb-snapshot";
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;

@@ -1,6 +1,7 @@
 // Local demo data, seeded on the embedded database only (never with DATABASE_URL). Idempotent.
 // The accounts are listed in the README.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { hashPassword } from "better-auth/crypto";
 import postgres from "postgres";
 
@@ -12,9 +13,27 @@ export const DEMO_ACCOUNTS = [
 ];
 const DEMO_ORG = { name: "Demo Company", slug: "demo-company" };
 
+/**
+ * Loads the committed ECB snapshot (src/core/money/data/ecb-eurofxref.xml) into the rate tables
+ * through the app's one ECB reader, without replacing rates an admin has set or imported.
+ */
+async function seedRates(sql) {
+  const { tsImport } = await import("tsx/esm/api");
+  const { parseEcbXml, singleTable } = await tsImport("../src/core/money/rates.ts", import.meta.url);
+  const xml = readFileSync(new URL("../src/core/money/data/ecb-eurofxref.xml", import.meta.url), "utf8");
+  const parsed = singleTable(parseEcbXml(xml));
+  if (!parsed.ok) throw new Error(`the ECB snapshot does not read: ${parsed.error.message}`);
+  const { date, rates } = parsed.value;
+  const rows = Object.entries(rates).map(([currency, rate]) => ({ currency, rate, rates_date: date }));
+  await sql`insert into fx_rates ${sql(rows)} on conflict (currency) do nothing`;
+  await sql`insert into fx_rate_history ${sql(rows.map((r) => ({ ...r, source: "seed" })))}
+    on conflict (rates_date, currency) do nothing`;
+}
+
 export async function seedDatabase(url) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
+    await seedRates(sql);
     const [existing] = await sql`select 1 from "user" where email = ${DEMO_ACCOUNTS[0].email}`;
     if (existing) return;
     const hash = await hashPassword(DEMO_PASSWORD);

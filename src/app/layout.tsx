@@ -1,8 +1,10 @@
 import type { Metadata, Viewport } from "next";
 import type * as React from "react";
+import { ImpersonationBanner } from "@/components/shell/impersonation-banner";
 import { Providers } from "@/components/shell/providers";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
+import { stopImpersonatingAction } from "@/features/admin/actions";
 import { Analytics } from "@/features/monitoring/analytics";
 import { inter } from "./fonts";
 import "./globals.css";
@@ -32,6 +34,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           >
             Skip to content
           </a>
+          <ImpersonationBanner stop={stopImpersonatingAction} />
           <SiteHeader />
           <main id="main" className="flex-1">
             {children}

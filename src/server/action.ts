@@ -48,7 +48,9 @@ export function action<G extends Guard, S extends z.ZodType, T>(
       if (viewer.user.onboardingStep !== "done")
         return { ok: false, error: "Finish setting up your account first." };
     }
-    if (guard.kind === "admin" && viewer.user.role !== "admin") return { ok: false, error: "Not found." };
+    // An impersonation session is never an admin, whoever is impersonated.
+    if (guard.kind === "admin" && (viewer.user.role !== "admin" || viewer.impersonatedBy))
+      return { ok: false, error: "Not found." };
     let context: Viewer | OrgViewer = viewer;
     if (guard.kind === "org") {
       const membership = await loadMembership(db, viewer.user.id, viewer.activeOrganizationId);

@@ -128,10 +128,13 @@ export async function requireOrgRole(path: string, roles: readonly MemberRole[])
   return { ...viewer, ...membership };
 }
 
-/** A platform admin. Everyone else signed in gets the 404 page: the admin area does not reveal itself. */
+/**
+ * A platform admin. Everyone else signed in gets the 404 page: the admin area does not reveal itself.
+ * An impersonation session never reaches it, whoever is impersonated.
+ */
 export async function requireAdmin(path: string): Promise<Viewer> {
   const viewer = await requireUser(path);
-  if (viewer.user.role !== "admin") notFound();
+  if (viewer.user.role !== "admin" || viewer.impersonatedBy) notFound();
   return viewer;
 }
 

@@ -1,8 +1,11 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import Decimal from "decimal.js";
+import { desc, eq, sql } from "drizzle-orm";
 import type { RateTable } from "@/core/money/fx";
+import type { ParsedRates, RateIssue, RatesSource } from "@/core/money/rates";
+import { type AuditActor, writeAudit } from "./audit";
 import type { Db } from "./db/client";
-import { fxRates } from "./db/schema";
+import { fxRateHistory, fxRates } from "./db/schema";
 
 /**
  * The instance's FX table (base EUR), rates as exact decimal strings. `numeric::text` keeps every
@@ -38,4 +41,244 @@ export async function loadRatesOrNull(db: Db): Promise<RateTable | null> {
     console.error("Could not load the FX rates", err);
     return null;
   }
+}
+
+const listeners = new Set<() => void>();
+
+/**
+ * Called after every change to the rates (an edit or an import), once the change is committed.
+ * Anything that caches what rates produce (converted prices, say) registers here to be cleared.
+ */
+export function ratesChanged(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Registers a function to run on `ratesChanged()`; returns its removal. */
+export function onRatesChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current rates with their dates, by currency. */
+export async function loadCurrentRates(db: Db) {
+  return db
+    .select({
+      currency: fxRates.currency,
+      rate: sql<string>`${fxRates.rate}::text`,
+      date: sql<string>`${fxRates.ratesDate}::text`,
+      updatedAt: fxRates.updatedAt,
+    })
+    .from(fxRates)
+    .orderBy(fxRates.currency);
+}
+
+/** The dates the history holds, newest first, with how many rates each has. */
+export async function listRateDates(db: Db, limit = 400) {
+  return db
+    .select({ date: sql<string>`${fxRateHistory.ratesDate}::text`, count: sql<number>`count(*)::int` })
+    .from(fxRateHistory)
+    .groupBy(fxRateHistory.ratesDate)
+    .orderBy(desc(fxRateHistory.ratesDate))
+    .limit(limit);
+}
+
+/** The rates held for one date. */
+export async function loadRatesOn(db: Db, date: string) {
+  return db
+    .select({
+      currency: fxRateHistory.currency,
+      rate: sql<string>`${fxRateHistory.rate}::text`,
+      source: fxRateHistory.source,
+    })
+    .from(fxRateHistory)
+    .where(eq(fxRateHistory.ratesDate, date))
+    .orderBy(fxRateHistory.currency);
+}
+
+export type CurrentChange = {
+  currency: string;
+  before: string | null;
+  beforeDate: string | null;
+  after: string;
+  date: string;
+};
+
+export type RatePreview = {
+  source: RatesSource;
+  dates: string[];
+  rowCount: number;
+  issues: RateIssue[];
+  /** Changes to the current table (the newest date of the file, where it is not older). */
+  current: CurrentChange[];
+  /** History rows that are new, that change, and that are already held with the same rate. */
+  added: number;
+  changed: number;
+  unchanged: number;
+};
+
+const sameRate = (a: string | null | undefined, b: string) => a != null && new Decimal(a).eq(b);
+
+/** What applying a parsed file would change, computed against the database without changing it. */
+export async function previewRates(db: Pick<Db, "select">, parsed: ParsedRates): Promise<RatePreview> {
+  const dates = parsed.days.map((d) => d.date);
+  const held = dates.length
+    ? await db
+        .select({
+          date: sql<string>`${fxRateHistory.ratesDate}::text`,
+          currency: fxRateHistory.currency,
+          rate: sql<string>`${fxRateHistory.rate}::text`,
+        })
+        .from(fxRateHistory)
+        .where(
+          sql`${fxRateHistory.ratesDate} in (${sql.join(
+            dates.map((d) => sql`${d}::date`),
+            sql`, `,
+          )})`,
+        )
+    : [];
+  const heldRate = new Map(held.map((h) => [`${h.date} ${h.currency}`, h.rate]));
+  let added = 0;
+  let changed = 0;
+  let unchanged = 0;
+  for (const day of parsed.days)
+    for (const [currency, rate] of Object.entries(day.rates)) {
+      const before = heldRate.get(`${day.date} ${currency}`);
+      if (before === undefined) added++;
+      else if (sameRate(before, rate)) unchanged++;
+      else changed++;
+    }
+  const currentRows = await db
+    .select({
+      currency: fxRates.currency,
+      rate: sql<string>`${fxRates.rate}::text`,
+      date: sql<string>`${fxRates.ratesDate}::text`,
+    })
+    .from(fxRates);
+  const current = new Map(currentRows.map((r) => [r.currency, r]));
+  // The newest rate of each currency in the file replaces the current one unless that is newer.
+  const newest = new Map<string, { rate: string; date: string }>();
+  for (const day of parsed.days)
+    for (const [currency, rate] of Object.entries(day.rates))
+      if (!newest.has(currency)) newest.set(currency, { rate, date: day.date });
+  const changes: CurrentChange[] = [];
+  for (const [currency, next] of [...newest.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const now = current.get(currency);
+    if (now && now.date > next.date) continue;
+    if (now && now.date === next.date && sameRate(now.rate, next.rate)) continue;
+    changes.push({
+      currency,
+      before: now?.rate ?? null,
+      beforeDate: now?.date ?? null,
+      after: next.rate,
+      date: next.date,
+    });
+  }
+  return {
+    source: parsed.source,
+    dates,
+    rowCount: parsed.rowCount,
+    issues: [...parsed.issues],
+    current: changes,
+    added,
+    changed,
+    unchanged,
+  };
+}
+
+/**
+ * Applies a parsed file with no row issues: every dated rate into the history, and the newest ones
+ * into the current table (see `previewRates`). One transaction, one audit row; then `ratesChanged`.
+ */
+export async function applyRates(db: Db, actor: AuditActor, parsed: ParsedRates): Promise<RatePreview> {
+  if (parsed.issues.length > 0) throw new Error("A file with row issues cannot be applied");
+  const preview = await db.transaction(async (tx) => {
+    // One import at a time, so the preview computed inside matches what is written.
+    await tx.execute(sql`lock table ${fxRates} in share row exclusive mode`);
+    const result = await previewRates(tx, parsed);
+    const history = parsed.days.flatMap((day) =>
+      Object.entries(day.rates).map(([currency, rate]) => ({
+        ratesDate: day.date,
+        currency,
+        rate,
+        source: parsed.source,
+      })),
+    );
+    for (let i = 0; i < history.length; i += 1000) {
+      await tx
+        .insert(fxRateHistory)
+        .values(history.slice(i, i + 1000))
+        .onConflictDoUpdate({
+          target: [fxRateHistory.ratesDate, fxRateHistory.currency],
+          set: { rate: sql`excluded.rate`, source: sql`excluded.source`, updatedAt: sql`now()` },
+        });
+    }
+    if (result.current.length > 0) {
+      await tx
+        .insert(fxRates)
+        .values(result.current.map((c) => ({ currency: c.currency, rate: c.after, ratesDate: c.date })))
+        .onConflictDoUpdate({
+          target: fxRates.currency,
+          set: { rate: sql`excluded.rate`, ratesDate: sql`excluded.rates_date`, updatedAt: sql`now()` },
+        });
+    }
+    await writeAudit(tx, actor, {
+      action: "fx.import",
+      targetType: "fx_rates",
+      targetLabel: `${parsed.source === "csv" ? "CSV" : "ECB XML"}: ${describeDates(result.dates)}`,
+      before: Object.fromEntries(result.current.map((c) => [c.currency, c.before])),
+      after: {
+        rates: Object.fromEntries(result.current.map((c) => [c.currency, c.after])),
+        history: { added: result.added, changed: result.changed, unchanged: result.unchanged },
+      },
+    });
+    return result;
+  });
+  ratesChanged();
+  return preview;
+}
+
+function describeDates(dates: readonly string[]): string {
+  if (dates.length === 0) return "no dates";
+  if (dates.length === 1) return dates[0] ?? "";
+  return `${dates.length} dates, ${dates.at(-1)} to ${dates[0]}`;
+}
+
+/** Sets one currency's current rate (and the history row of `date`), audited. */
+export async function setRate(
+  db: Db,
+  actor: AuditActor,
+  input: { currency: string; rate: string; date: string },
+): Promise<{ before: string | null; after: string }> {
+  const result = await db.transaction(async (tx) => {
+    const [now] = await tx
+      .select({ rate: sql<string>`${fxRates.rate}::text`, date: sql<string>`${fxRates.ratesDate}::text` })
+      .from(fxRates)
+      .where(eq(fxRates.currency, input.currency))
+      .for("update");
+    await tx
+      .insert(fxRates)
+      .values({ currency: input.currency, rate: input.rate, ratesDate: input.date })
+      .onConflictDoUpdate({
+        target: fxRates.currency,
+        set: { rate: input.rate, ratesDate: input.date, updatedAt: sql`now()` },
+      });
+    await tx
+      .insert(fxRateHistory)
+      .values({ currency: input.currency, rate: input.rate, ratesDate: input.date, source: "manual" })
+      .onConflictDoUpdate({
+        target: [fxRateHistory.ratesDate, fxRateHistory.currency],
+        set: { rate: input.rate, source: "manual", updatedAt: sql`now()` },
+      });
+    await writeAudit(tx, actor, {
+      action: "fx.edit",
+      targetType: "fx_rates",
+      targetId: input.currency,
+      targetLabel: input.currency,
+      before: now ? { rate: now.rate, date: now.date } : null,
+      after: { rate: input.rate, date: input.date },
+    });
+    return { before: now?.rate ?? null, after: input.rate };
+  });
+  ratesChanged();
+  return result;
 }

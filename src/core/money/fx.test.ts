@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -7,9 +6,7 @@ import { CURRENCIES } from "./currencies";
 import { ECB_SNAPSHOT } from "./ecb-snapshot";
 import { convert, crossRate, inverseRate, type RateTable, rateCurrencies } from "./fx";
 import { money, toDecimalString } from "./money";
-import { isIsoDate, parseEcbXml, parseRatesCsv, ratesToCsv } from "./rates";
 
-const xml = readFileSync(new URL("./data/ecb-eurofxref.xml", import.meta.url), "utf8");
 const table = ECB_SNAPSHOT;
 const codes = rateCurrencies(table);
 
@@ -109,88 +106,5 @@ describe("conversion", () => {
         const ba = new Decimal((crossRate(table, b, a) as { value: string }).value);
         expect(ab.times(ba).minus(1).abs().lt("1e-32")).toBe(true);
       }
-  });
-});
-
-describe("ECB XML", () => {
-  it("parses the committed snapshot, which matches the generated module", () => {
-    const r = parseEcbXml(xml);
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.value.base).toBe("EUR");
-    expect(r.value.date).toBe("2026-11-20");
-    expect(Object.keys(r.value.rates)).toHaveLength(29);
-    expect(r.value.rates.USD).toBe("1.1582");
-    expect(r.value).toEqual({ base: table.base, date: table.date, rates: { ...table.rates } });
-  });
-
-  it("accepts double quotes, comments and CRLF", () => {
-    const variant = xml.replace(/'/g, '"').replace(/\n/g, "\r\n").replace("<Cube>", "<!-- rates --><Cube>");
-    expect(parseEcbXml(variant).ok).toBe(true);
-  });
-
-  it.each([
-    ["not xml at all", "no gesmes:Envelope"],
-    [xml.replace("rate='1.1582'", "rate='-1.1582'"), "The rate for USD is not a positive decimal"],
-    [xml.replace("rate='1.1582'", "rate='0'"), "The rate for USD is not a positive decimal"],
-    [xml.replace("rate='1.1582'", "rate='1e3'"), "The rate for USD is not a positive decimal"],
-    [xml.replace("currency='USD'", "currency='XYZ'"), "Unknown currency XYZ"],
-    [xml.replace("currency='JPY'", "currency='USD'"), "USD appears twice"],
-    [xml.replace("currency='JPY'", "currency='EUR'"), "EUR is the base currency"],
-    [xml.replace("time='2026-11-20'", "time='2026-02-30'"), 'Invalid date "2026-02-30"'],
-    [xml.replace("</gesmes:Envelope>", ""), "The file ends before the envelope is closed"],
-    [
-      xml.replace("<Cube currency='USD' rate='1.1582'/>", "<Cube currency='USD'/>"),
-      "Expected <Cube currency='XXX' rate='1.2345'/>",
-    ],
-    [xml.replace("<Cube currency='USD' rate='1.1582'/>", "<Rate/>"), "Unexpected <Rate>"],
-    [xml.replace("<Cube currency='USD' rate='1.1582'/>", "hello"), 'Unexpected text "hello"'],
-    [
-      xml.replace("</Cube>\n\t</Cube>", "</Cube>\n\t\t<Cube time='2026-11-19'></Cube>\n\t</Cube>"),
-      "more than one date",
-    ],
-  ])("rejects a bad file (%#)", (text, message) => {
-    const r = parseEcbXml(text);
-    expect(r.ok ? "ok" : r.error.message).toContain(message);
-  });
-
-  it("reports the line of the problem", () => {
-    const r = parseEcbXml(xml.replace("currency='GBP'", "currency='GBX'"));
-    expect(r).toMatchObject({ ok: false, error: { message: "Unknown currency GBX", line: 13 } });
-  });
-});
-
-describe("rates CSV", () => {
-  it("parses and writes currency,rate files", () => {
-    const r = parseRatesCsv("currency,rate\nUSD,1.1582\r\njpy,181.42\n\n", "2026-11-20");
-    expect(r).toEqual({
-      ok: true,
-      value: { base: "EUR", date: "2026-11-20", rates: { USD: "1.1582", JPY: "181.42" } },
-    });
-    expect(parseRatesCsv(ratesToCsv(table), table.date)).toEqual({
-      ok: true,
-      value: { ...table, rates: { ...table.rates } },
-    });
-  });
-
-  it.each([
-    ["code,value\nUSD,1", 'header "currency,rate"', 1],
-    ["currency,rate\nUSD,1,2", "two columns", 2],
-    ["currency,rate\nUSD,abc", "not a positive decimal", 2],
-    ["currency,rate\nUSD,1\nXYZ,2", "Unknown currency XYZ", 3],
-    ["currency,rate\nUSD,1\nUSD,2", "USD appears twice", 3],
-    ["currency,rate\nEUR,1", "base currency", 2],
-    ["currency,rate\n", "no rates", undefined],
-  ])("rejects %j", (csv, message, line) => {
-    const r = parseRatesCsv(csv, "2026-11-20");
-    expect(r.ok ? "ok" : r.error.message).toContain(message);
-    if (!r.ok) expect(r.error.line).toBe(line);
-  });
-
-  it("validates dates", () => {
-    expect(isIsoDate("2024-02-29")).toBe(true);
-    expect(isIsoDate("2023-02-29")).toBe(false);
-    expect(isIsoDate("2026-13-01")).toBe(false);
-    expect(parseRatesCsv("currency,rate\nUSD,1", "20-11-2026").ok).toBe(false);
   });
 });

@@ -7,9 +7,8 @@
  * - allocate.ts    split into N parts, allocate by ratios; parts always sum to the total
  * - tax.ts         addTax, extractTax, applyDiscount; parts add up exactly
  * - fx.ts          RateTable (base EUR), crossRate, inverseRate, convert (exact, then rounded once)
- * - rates.ts       parseEcbXml, parseRatesCsv, ratesToCsv
+ * - rates.ts       the one reader of ECB eurofxref XML and of rate CSV files (parseEcbXml, parseRatesCsv)
  * - format.ts      formatMoney / formatAmount with Intl.NumberFormat held to ISO minor units
- * - ecb-snapshot.ts  ECB_SNAPSHOT, the committed offline rate table
  *
  * Expected failures (bad input, missing rate) come back as `{ ok: false, error }`; misuse (an unknown
  * currency passed to `money()`, mixing currencies in `add`) throws a RangeError.
@@ -24,7 +23,6 @@ export {
   isCurrencyCode,
   minorUnits,
 } from "./currencies";
-export { ECB_SNAPSHOT } from "./ecb-snapshot";
 export { type FormatMoneyOptions, formatAmount, formatMoney } from "./format";
 export {
   convert,
@@ -54,7 +52,19 @@ export {
   toDecimalString,
   zero,
 } from "./money";
-export { isIsoDate, parseEcbXml, parseRatesCsv, ratesToCsv } from "./rates";
+export {
+  isIsoDate,
+  isPositiveRate,
+  MAX_RATE_DATES,
+  MAX_RATE_ROWS,
+  MAX_RATES_FILE_CHARS,
+  type ParsedRates,
+  parseEcbXml,
+  parseRatesCsv,
+  type RateIssue,
+  type RatesSource,
+  singleTable,
+} from "./rates";
 export {
   addTax,
   applyDiscount,

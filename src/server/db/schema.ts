@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -235,4 +236,53 @@ export const pageViews = pgTable(
     views: integer("views").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.day, table.path] })],
+);
+
+// ---- issue 13: administration (audit log, FX rate history)
+
+/**
+ * Every platform-admin action: who did what to whom, when, with the state before and after.
+ * Actor and target are copied as text (no foreign keys), so the record outlives a deleted user.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email").notNull(),
+    /** The session was an impersonation started by this admin (null otherwise). */
+    impersonatedBy: text("impersonated_by"),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    targetLabel: text("target_label"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (table) => [
+    index("audit_log_at_idx").on(table.at),
+    index("audit_log_action_idx").on(table.action, table.at),
+    index("audit_log_target_idx").on(table.targetId, table.at),
+  ],
+);
+
+/** Every dated rate the instance has held (units of `currency` per 1 EUR); `fx_rates` is the current set. */
+export const fxRateHistory = pgTable(
+  "fx_rate_history",
+  {
+    ratesDate: date("rates_date").notNull(),
+    currency: text("currency").notNull(),
+    rate: numeric("rate").notNull(),
+    source: text("source", { enum: ["ecb-xml", "csv", "manual", "seed"] }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.ratesDate, table.currency] }),
+    check(
+      "fx_rate_history_currency_check",
+      sql`${table.currency} ~ '^[A-Z]{3}$' and ${table.currency} <> 'EUR'`,
+    ),
+    check("fx_rate_history_rate_check", sql`${table.rate} > 0`),
+  ],
 );

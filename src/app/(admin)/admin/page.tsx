@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { OverviewScreen } from "@/features/admin/overview/overview-screen";
 import { requireAdmin } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Administration" };
 
-export default async function Page() {
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireAdmin("/admin");
-  return (
-    <ComingSoon
-      title="Administration"
-      description="Instance statistics, error reports, the contact inbox and traffic will be shown here to platform administrators."
-    />
-  );
+  return <OverviewScreen params={await searchParams} />;
 }

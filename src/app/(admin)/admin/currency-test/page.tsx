@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { CurrencyScreen } from "@/features/admin/currency/currency-screen";
 import { requireAdmin } from "@/server/authz";
 
-export const metadata: Metadata = { title: "Currency test" };
+export const metadata: Metadata = { title: "Currency & FX" };
 
-export default async function Page() {
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireAdmin("/admin/currency-test");
-  return (
-    <ComingSoon
-      title="Currency test"
-      description="The live currency conformance suite, FX rate management and the formatting playground arrive with the money engine."
-    />
-  );
+  return <CurrencyScreen params={await searchParams} />;
 }

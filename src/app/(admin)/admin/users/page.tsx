@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
+import { UsersScreen } from "@/features/admin/users/users-screen";
 import { requireAdmin } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Users" };
 
-export default async function Page() {
-  await requireAdmin("/admin/users");
-  return (
-    <ComingSoon
-      title="Users"
-      description="User management for platform administrators arrives with accounts."
-    />
-  );
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const viewer = await requireAdmin("/admin/users");
+  return <UsersScreen viewerId={viewer.user.id} params={await searchParams} />;
 }

@@ -1,0 +1,171 @@
+"use server";
+
+import { headers } from "next/headers";
+import { getCurrency } from "@/core/money/currencies";
+import { parseEcbXml, parseRatesCsv } from "@/core/money/rates";
+import { type ActionResult, action } from "@/server/action";
+import { setContactHandled } from "@/server/admin-overview";
+import {
+  type AdminOutcome,
+  banUser,
+  deleteUser,
+  impersonationTarget,
+  revokeUserSessions,
+  setUserRole,
+  unbanUser,
+  userEmail,
+} from "@/server/admin-users";
+import { type AuditActor, writeAudit } from "@/server/audit";
+import { getAuth } from "@/server/auth";
+import type { Viewer } from "@/server/authz";
+import { getDb } from "@/server/db/client";
+import { applyRates, previewRates, type RatePreview, setRate } from "@/server/fx";
+import {
+  banSchema,
+  contactHandledSchema,
+  deleteUserSchema,
+  rateEditSchema,
+  rateFileSchema,
+  setRoleSchema,
+  userIdSchema,
+} from "./schemas";
+
+const admin = { kind: "admin" } as const;
+
+const actorOf = (viewer: Viewer): AuditActor => ({
+  id: viewer.user.id,
+  email: viewer.user.email,
+  impersonatedBy: viewer.impersonatedBy,
+});
+
+const result = (outcome: AdminOutcome): ActionResult<undefined> =>
+  outcome.ok ? { ok: true, data: undefined, message: outcome.message } : outcome;
+
+export const setRoleAction = action(admin, setRoleSchema, async ({ viewer, input }) =>
+  result(await setUserRole(getDb(), actorOf(viewer), input.userId, input.role)),
+);
+
+export const banUserAction = action(admin, banSchema, async ({ viewer, input }) => {
+  const expiresAt = input.until ? new Date(`${input.until}T23:59:59.999Z`) : null;
+  if (expiresAt && expiresAt.getTime() < Date.now()) {
+    const message = "The ban would already be over; pick a later day or none.";
+    return { ok: false, error: message, fieldErrors: { until: message } };
+  }
+  return result(await banUser(getDb(), actorOf(viewer), input.userId, { reason: input.reason, expiresAt }));
+});
+
+export const unbanUserAction = action(admin, userIdSchema, async ({ viewer, input }) =>
+  result(await unbanUser(getDb(), actorOf(viewer), input.userId)),
+);
+
+export const revokeSessionsAction = action(admin, userIdSchema, async ({ viewer, input }) =>
+  result(await revokeUserSessions(getDb(), actorOf(viewer), input.userId)),
+);
+
+export const deleteUserAction = action(admin, deleteUserSchema, async ({ viewer, input }) => {
+  const outcome = await deleteUser(getDb(), actorOf(viewer), input.userId, input.confirm);
+  return outcome.ok ? result(outcome) : { ...outcome, fieldErrors: { confirm: outcome.error } };
+});
+
+/**
+ * Starts impersonating a user: Better Auth's admin plugin swaps the session cookie for a one-hour
+ * session of the user and keeps the admin's own session aside for the way back.
+ */
+export const impersonateAction = action(admin, userIdSchema, async ({ viewer, input }) => {
+  const db = getDb();
+  const actor = actorOf(viewer);
+  const target = await impersonationTarget(db, actor, input.userId);
+  if (!target.ok) return target;
+  try {
+    await getAuth().api.impersonateUser({ body: { userId: input.userId }, headers: await headers() });
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : "Could not start impersonating." };
+  }
+  await writeAudit(db, actor, {
+    action: "user.impersonate",
+    targetType: "user",
+    targetId: target.target.id,
+    targetLabel: target.target.label,
+    before: null,
+    after: { impersonating: true },
+  });
+  return { ok: true, data: undefined, message: `You are now seeing Abacus as ${target.target.label}.` };
+});
+
+/** Ends an impersonation and restores the admin's own session. Only an impersonation session may call it. */
+export const stopImpersonatingAction = action(
+  { kind: "user", allowOnboarding: true },
+  userIdSchema.partial(),
+  async ({ viewer }) => {
+    const adminId = viewer.impersonatedBy;
+    if (!adminId) return { ok: false, error: "You are not impersonating anyone." };
+    const db = getDb();
+    const auth = getAuth();
+    try {
+      await auth.api.stopImpersonating({ headers: await headers() });
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : "Could not stop impersonating." };
+    }
+    await writeAudit(
+      db,
+      { id: adminId, email: (await userEmail(db, adminId)) ?? "(deleted admin)" },
+      {
+        action: "user.stop-impersonating",
+        targetType: "user",
+        targetId: viewer.user.id,
+        targetLabel: `${viewer.user.name} <${viewer.user.email}>`,
+        before: { impersonating: true },
+        after: { impersonating: false },
+      },
+    );
+    return { ok: true, data: undefined, message: "Back to your own account." };
+  },
+);
+
+function parseFile(input: { kind: "ecb-xml" | "csv"; text: string; date: string }) {
+  return input.kind === "ecb-xml"
+    ? parseEcbXml(input.text)
+    : parseRatesCsv(input.text, input.date || undefined);
+}
+
+/** Reads a rate file and says what applying it would change; changes nothing. */
+export const previewRatesAction = action(admin, rateFileSchema, async ({ input }) => {
+  const parsed = parseFile(input);
+  if (!parsed.ok) return { ok: false, error: parsed.error.message };
+  return { ok: true, data: await previewRates(getDb(), parsed.value) } as ActionResult<RatePreview>;
+});
+
+/** Reads the file again (nothing from the preview is trusted) and applies it if it has no row issues. */
+export const applyRatesAction = action(admin, rateFileSchema, async ({ viewer, input }) => {
+  const parsed = parseFile(input);
+  if (!parsed.ok) return { ok: false, error: parsed.error.message };
+  if (parsed.value.issues.length > 0)
+    return { ok: false, error: "Fix the rows listed in the preview first; nothing was changed." };
+  const applied = await applyRates(getDb(), actorOf(viewer), parsed.value);
+  const n = applied.current.length;
+  return {
+    ok: true,
+    data: applied,
+    message: `Imported: ${n} current rate${n === 1 ? "" : "s"} changed, ${applied.added} history rows added, ${applied.changed} updated.`,
+  } as ActionResult<RatePreview>;
+});
+
+export const editRateAction = action(admin, rateEditSchema, async ({ viewer, input }) => {
+  const currency = getCurrency(input.currency);
+  if (!currency || currency.code === "EUR") {
+    const message = currency ? "EUR is the base: its rate is always 1." : "Not an ISO 4217 currency.";
+    return { ok: false, error: message, fieldErrors: { currency: message } };
+  }
+  const changed = await setRate(getDb(), actorOf(viewer), { ...input, currency: currency.code });
+  return {
+    ok: true,
+    data: undefined,
+    message: `${currency.code}: ${changed.before ?? "no rate"} → ${changed.after} per euro.`,
+  };
+});
+
+export const setContactHandledAction = action(admin, contactHandledSchema, async ({ viewer, input }) => {
+  const done = await setContactHandled(getDb(), actorOf(viewer), input.id, input.handled);
+  if (!done) return { ok: false, error: "That message no longer exists." };
+  return { ok: true, data: undefined, message: input.handled ? "Marked handled." : "Marked open again." };
+});

@@ -1,0 +1,139 @@
+import "server-only";
+import { Button } from "@/components/ui/button";
+import { Input, Label, NativeSelect } from "@/components/ui/input";
+import { listOrganizationChoices, listUsers } from "@/server/admin-users";
+import { AUDIT_ACTIONS, listAuditLog } from "@/server/audit";
+import { getDb } from "@/server/db/client";
+import { AdminPage } from "../admin-nav";
+import { Pager } from "../pager";
+import { parseAuditQuery, parseUserQuery, type SearchParams, withParams } from "../search-params";
+import { AuditTable } from "./audit-table";
+import { type SortLinks, UsersTable } from "./users-table";
+
+/** /admin/users: the user list (search, filters, sort and page in the URL) and the audit log. */
+export async function UsersScreen({ viewerId, params }: { viewerId: string; params: SearchParams }) {
+  const db = getDb();
+  const query = parseUserQuery(params);
+  const audit = parseAuditQuery(params);
+  const [users, orgs, log] = await Promise.all([
+    listUsers(db, query),
+    listOrganizationChoices(db),
+    listAuditLog(db, audit),
+  ]);
+  const sortLink = (key: keyof SortLinks) => ({
+    href: withParams(params, {
+      sort: key,
+      dir: query.sort === key && query.dir === "asc" ? "desc" : "asc",
+      page: undefined,
+    }),
+    dir: query.sort === key ? query.dir : null,
+  });
+  const sort: SortLinks = {
+    name: sortLink("name"),
+    email: sortLink("email"),
+    created: sortLink("created"),
+    role: sortLink("role"),
+  };
+  const keep = (names: string[]) =>
+    names.flatMap((n) => {
+      const v = params[n];
+      const value = Array.isArray(v) ? v[0] : v;
+      return value ? [<input key={n} type="hidden" name={n} value={value} />] : [];
+    });
+  return (
+    <AdminPage title="Users">
+      <section aria-labelledby="users-heading" className="grid gap-4">
+        <h2 id="users-heading" className="sr-only">
+          All users
+        </h2>
+        <form method="get" className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1fr_auto] sm:items-end">
+          {keep(["sort", "dir", "action", "aq"])}
+          <div className="grid gap-1.5">
+            <Label htmlFor="q">Search name or email</Label>
+            <Input id="q" name="q" type="search" defaultValue={query.q ?? ""} placeholder="ada@example.com" />
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="role">Role</Label>
+            <NativeSelect id="role" name="role" defaultValue={query.role ?? ""}>
+              <option value="">Any</option>
+              <option value="user">User</option>
+              <option value="admin">Admin</option>
+            </NativeSelect>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="banned">Status</Label>
+            <NativeSelect
+              id="banned"
+              name="banned"
+              defaultValue={query.banned === undefined ? "" : query.banned ? "yes" : "no"}
+            >
+              <option value="">Any</option>
+              <option value="no">Active</option>
+              <option value="yes">Banned</option>
+            </NativeSelect>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="org">Organization</Label>
+            <NativeSelect id="org" name="org" defaultValue={query.org ?? ""}>
+              <option value="">Any</option>
+              {orgs.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <Button type="submit">Apply</Button>
+        </form>
+        <UsersTable rows={users.rows} sort={sort} selfId={viewerId} />
+        <Pager
+          label="Users pages"
+          page={query.page}
+          total={users.total}
+          pageSize={query.pageSize}
+          href={(p) => withParams(params, { page: String(p) })}
+        />
+      </section>
+
+      <section aria-labelledby="audit-heading" className="grid gap-4">
+        <div className="grid gap-1">
+          <h2 id="audit-heading" className="text-xl font-semibold">
+            Audit log
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Every admin action: who, what, whom, when, before and after.
+          </p>
+        </div>
+        <form method="get" className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+          {keep(["q", "role", "banned", "org", "sort", "dir", "page"])}
+          <div className="grid gap-1.5">
+            <Label htmlFor="action">Action</Label>
+            <NativeSelect id="action" name="action" defaultValue={audit.action ?? ""}>
+              <option value="">Any</option>
+              {AUDIT_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="aq">Admin or target</Label>
+            <Input id="aq" name="aq" type="search" defaultValue={audit.q ?? ""} />
+          </div>
+          <Button type="submit" variant="secondary">
+            Filter
+          </Button>
+        </form>
+        <AuditTable rows={log.rows} />
+        <Pager
+          label="Audit log pages"
+          page={audit.page}
+          total={log.total}
+          pageSize={audit.pageSize}
+          href={(p) => withParams(params, { apage: String(p) })}
+        />
+      </section>
+    </AdminPage>
+  );
+}
