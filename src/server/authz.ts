@@ -6,6 +6,7 @@ import { cache } from "react";
 import { getAuth } from "./auth";
 import type { Auth } from "./auth/auth";
 import { type Db, getDb } from "./db/client";
+import { isDatabaseUnavailable, ServiceUnavailableError } from "./db/errors";
 import { member, organization, user } from "./db/schema";
 
 /**
@@ -86,7 +87,13 @@ export async function loadMembership(db: Db, userId: string, organizationId: str
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   // Reading the headers first marks the page dynamic before anything touches the database.
   const requestHeaders = await headers();
-  return loadViewer(getDb(), getAuth(), requestHeaders);
+  try {
+    return await loadViewer(getDb(), getAuth(), requestHeaders);
+  } catch (error) {
+    // Pages show "temporarily unavailable" for this one (error.tsx), API routes answer 503.
+    if (isDatabaseUnavailable(error)) throw new ServiceUnavailableError(error);
+    throw error;
+  }
 });
 
 function signInRedirect(path: string): never {

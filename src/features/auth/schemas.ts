@@ -1,14 +1,9 @@
 import { z } from "zod";
 
-export const emailField = z
-  .string()
-  .trim()
-  .min(1, "Enter your email address.")
-  .max(254, "That email address is too long.")
-  .pipe(z.email("Enter a valid email address, like name@example.com."))
-  .transform((value) => value.toLowerCase());
+import { emailField, nameField } from "@/core/auth/fields";
 
-export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
+// The field rules live in core so that the Better Auth endpoints enforce them too.
+export { emailField, nameField };
 
 export const signInSchema = z.object({
   email: emailField,

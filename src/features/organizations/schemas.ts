@@ -1,22 +1,9 @@
 import { z } from "zod";
 
-export const orgNameField = z
-  .string()
-  .trim()
-  .min(1, "Enter the organization's name.")
-  .min(2, "Use at least 2 characters.")
-  .max(60, "Use at most 60 characters.");
-export const orgSlugField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(1, "Choose a slug, such as acme-finance.")
-  .min(2, "Use at least 2 characters.")
-  .max(48, "Use at most 48 characters.")
-  .regex(
-    /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
-    "Use lowercase letters, digits and single hyphens, like acme-finance.",
-  );
+import { orgNameField, orgSlugField } from "@/core/auth/fields";
+
+// The field rules live in core so that the Better Auth endpoints enforce them too.
+export { orgNameField, orgSlugField };
 
 export const createOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
 export const updateOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });

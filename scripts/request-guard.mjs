@@ -1,0 +1,76 @@
+/**
+ * What server.mjs does to every request's headers before Next.js sees them (besides the client
+ * address, see client-address.mjs). Plain functions over a Node `IncomingHttpHeaders` object so
+ * they can be unit-tested.
+ */
+
+const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
+
+const lastEntry = (value) => {
+  const text = Array.isArray(value) ? value.join(",") : (value ?? "");
+  const parts = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts[parts.length - 1];
+};
+
+/**
+ * Pins the X-Forwarded-Host/Proto headers, which Next.js's server-action origin check compares the
+ * Origin against. With no trusted proxy a client could send them to make `Origin: https://evil.com`
+ * look same-origin, so they are removed (Next.js then compares against Host, which a browser always
+ * sends truthfully). Behind TRUST_PROXY proxies only the entry our nearest proxy set is kept, and
+ * with APP_URL set they are the public URL's host and scheme.
+ */
+export function pinForwardedHeaders(headers, { trustProxy, appUrl }) {
+  if (trustProxy > 0 && appUrl) {
+    headers["x-forwarded-host"] = appUrl.host;
+    headers["x-forwarded-proto"] = appUrl.protocol.replace(":", "");
+    delete headers["x-forwarded-port"];
+    return headers;
+  }
+  if (trustProxy > 0) {
+    for (const name of FORWARDED) {
+      const value = lastEntry(headers[name]);
+      if (value) headers[name] = value;
+      else delete headers[name];
+    }
+    return headers;
+  }
+  for (const name of FORWARDED) delete headers[name];
+  return headers;
+}
+
+/**
+ * Refusals decided from the headers alone, as `{ status, code, message }`, or null:
+ * - an Origin that is not a URL (Next.js would throw `TypeError: Invalid URL` and answer 500);
+ * - a server action whose Origin is another host than the one this request reached (Next.js
+ *   refuses those too, but with a 500).
+ * Call after pinForwardedHeaders.
+ */
+export function refuseRequest(headers) {
+  const origin = headers.origin;
+  if (typeof origin !== "string" || origin === "" || origin === "null") return null;
+  let parsed;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return { status: 400, code: "invalid_origin", message: "The Origin header is not a valid URL." };
+  }
+  if (headers["next-action"] !== undefined) {
+    const host = headers["x-forwarded-host"] ?? headers.host;
+    if (!host || parsed.host.toLowerCase() !== String(host).toLowerCase()) {
+      return {
+        status: 403,
+        code: "cross_origin_action",
+        message: "Server actions only run for this site's own pages.",
+      };
+    }
+  }
+  return null;
+}
+
+/** Strict-Transport-Security for an https APP_URL (two years, subdomains included), else null. */
+export function hstsHeader(appUrl) {
+  return appUrl?.protocol === "https:" ? "max-age=63072000; includeSubDomains" : null;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+
+// server.mjs applies these to every request before Next.js sees it (issue 14: forwarded-host trust).
+import { hstsHeader, pinForwardedHeaders, refuseRequest } from "./request-guard.mjs";
+
+describe("pinForwardedHeaders", () => {
+  it("drops client-sent X-Forwarded-Host/Proto when no proxy is trusted", () => {
+    const headers = pinForwardedHeaders(
+      { host: "localhost:3000", "x-forwarded-host": "evil.com", "x-forwarded-proto": "https" },
+      { trustProxy: 0, appUrl: undefined },
+    );
+    expect(headers).toEqual({ host: "localhost:3000" });
+  });
+
+  it("keeps only the entry the nearest trusted proxy set", () => {
+    const headers = pinForwardedHeaders(
+      { host: "10.0.0.5:3000", "x-forwarded-host": "evil.com, abacus.example.com" },
+      { trustProxy: 1, appUrl: undefined },
+    );
+    expect(headers["x-forwarded-host"]).toBe("abacus.example.com");
+  });
+
+  it("uses APP_URL's host and scheme behind a proxy", () => {
+    const headers = pinForwardedHeaders(
+      { host: "10.0.0.5:3000", "x-forwarded-host": "evil.com", "x-forwarded-proto": "http" },
+      { trustProxy: 1, appUrl: new URL("https://abacus.example.com") },
+    );
+    expect(headers).toMatchObject({ "x-forwarded-host": "abacus.example.com", "x-forwarded-proto": "https" });
+  });
+});
+
+describe("refuseRequest", () => {
+  const action = { host: "localhost:3300", "next-action": "abc" };
+
+  it("answers 400 for an Origin that is not a URL", () => {
+    expect(refuseRequest({ host: "localhost:3300", origin: "http://localhost:3300.evil.com" })).toMatchObject(
+      {
+        status: 400,
+        code: "invalid_origin",
+      },
+    );
+  });
+
+  it("answers 403 for a server action from another origin, even with a forged X-Forwarded-Host", () => {
+    const forged = pinForwardedHeaders(
+      { ...action, origin: "https://evil.com", "x-forwarded-host": "evil.com" },
+      { trustProxy: 0, appUrl: undefined },
+    );
+    expect(refuseRequest(forged)).toMatchObject({ status: 403 });
+  });
+
+  it("lets same-origin actions and ordinary requests through", () => {
+    expect(refuseRequest({ ...action, origin: "http://localhost:3300" })).toBeNull();
+    expect(refuseRequest({ host: "localhost:3300", origin: "https://other.example" })).toBeNull();
+    expect(refuseRequest({ host: "localhost:3300" })).toBeNull();
+    expect(refuseRequest({ ...action, origin: "null" })).toBeNull();
+  });
+});
+
+describe("hstsHeader", () => {
+  it("is sent only for an https APP_URL", () => {
+    expect(hstsHeader(new URL("https://abacus.example.com"))).toMatch(/^max-age=\d+/);
+    expect(hstsHeader(new URL("http://localhost:3000"))).toBeNull();
+    expect(hstsHeader(undefined)).toBeNull();
+  });
+});
