@@ -55,9 +55,15 @@ const server = createServer((req, res) => {
   if (hsts) res.setHeader("Strict-Transport-Security", hsts);
   const refusal = refuseRequest(req.headers);
   if (refusal) {
-    res.writeHead(refusal.status, { "content-type": "application/json", "cache-control": "no-store" });
-    res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
-    req.resume();
+    // Closing the connection: an unread body (say 100 MB) is then never received and discarded.
+    res.writeHead(refusal.status, {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      connection: "close",
+    });
+    res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }), () => {
+      req.socket.destroySoon?.();
+    });
     return;
   }
   handle(req, res);

@@ -12,7 +12,9 @@ import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { chromium } from "@playwright/test";
 import postgres from "postgres";
+import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
 import { parseArgs, raw } from "./lib/probe-kit.mjs";
 
 const args = parseArgs(process.argv.slice(2), { data: ".test-data/lifecycle" });
@@ -160,14 +162,26 @@ try {
     });
     line(`db down: ${method} ${path}`, `${res.status} ${res.text.slice(0, 110) || "(empty body)"}`);
   }
-  for (const path of ["/dashboard", "/pricing"]) {
-    const res = await raw(base, path, { headers: { cookie }, timeoutMs: 30_000 });
-    const shows = /temporarily unavailable/i.test(res.text)
-      ? "shows 'temporarily unavailable'"
-      : /client-side exception/i.test(res.text)
-        ? "shows the client-exception fallback"
-        : "other";
-    line(`db down: GET ${path}`, `${res.status} ${shows} (${res.size} bytes)`);
+  // What a person sees: the page in Chromium, with the signed session cookie.
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  try {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: "better-auth.session_token", value: cookie.split("=")[1], url: base }]);
+    const page = await context.newPage();
+    for (const path of ["/dashboard", "/user-profile", "/pricing"]) {
+      const response = await page.goto(`${base}${path}`, { timeout: 30_000 });
+      await page.waitForTimeout(2000);
+      const heading = (
+        await page
+          .locator("h1")
+          .first()
+          .textContent({ timeout: 5000 })
+          .catch(() => "")
+      )?.trim();
+      line(`db down: page ${path}`, `${response?.status()} h1 "${heading}"`);
+    }
+  } finally {
+    await browser.close();
   }
   c.child.kill("SIGTERM");
   await c.exited;

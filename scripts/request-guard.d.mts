@@ -7,4 +7,5 @@ export function pinForwardedHeaders(
 export function refuseRequest(
   headers: IncomingHttpHeaders,
 ): { status: number; code: string; message: string } | null;
+export const MAX_REQUEST_BYTES: number;
 export function hstsHeader(appUrl: URL | undefined): string | null;

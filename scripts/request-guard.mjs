@@ -6,6 +6,13 @@
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
+/**
+ * No endpoint accepts more than this (the largest is a 10 MB replay envelope on /monitoring); each
+ * route caps its own body far lower. A declared Content-Length above it is refused here, before
+ * Next.js, and the connection closed so the rest of the body is never read.
+ */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+
 const lastEntry = (value) => {
   const text = Array.isArray(value) ? value.join(",") : (value ?? "");
   const parts = text
@@ -43,12 +50,17 @@ export function pinForwardedHeaders(headers, { trustProxy, appUrl }) {
 
 /**
  * Refusals decided from the headers alone, as `{ status, code, message }`, or null:
+ * - a declared body larger than any endpoint accepts;
  * - an Origin that is not a URL (Next.js would throw `TypeError: Invalid URL` and answer 500);
  * - a server action whose Origin is another host than the one this request reached (Next.js
  *   refuses those too, but with a 500).
  * Call after pinForwardedHeaders.
  */
 export function refuseRequest(headers) {
+  const declared = Number(headers["content-length"] ?? 0);
+  if (declared > MAX_REQUEST_BYTES) {
+    return { status: 413, code: "payload_too_large", message: "The request body is too large." };
+  }
   const origin = headers.origin;
   if (typeof origin !== "string" || origin === "" || origin === "null") return null;
   let parsed;

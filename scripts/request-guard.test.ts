@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 // server.mjs applies these to every request before Next.js sees it (issue 14: forwarded-host trust).
-import { hstsHeader, pinForwardedHeaders, refuseRequest } from "./request-guard.mjs";
+import { hstsHeader, MAX_REQUEST_BYTES, pinForwardedHeaders, refuseRequest } from "./request-guard.mjs";
 
 describe("pinForwardedHeaders", () => {
   it("drops client-sent X-Forwarded-Host/Proto when no proxy is trusted", () => {
@@ -47,6 +47,13 @@ describe("refuseRequest", () => {
       { trustProxy: 0, appUrl: undefined },
     );
     expect(refuseRequest(forged)).toMatchObject({ status: 403 });
+  });
+
+  it("answers 413 to a declared body larger than any endpoint accepts", () => {
+    expect(refuseRequest({ host: "h", "content-length": String(100 * 1024 * 1024) })).toMatchObject({
+      status: 413,
+    });
+    expect(refuseRequest({ host: "h", "content-length": String(MAX_REQUEST_BYTES) })).toBeNull();
   });
 
   it("lets same-origin actions and ordinary requests through", () => {
