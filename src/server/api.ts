@@ -3,7 +3,8 @@ import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
-import { isDatabaseUnavailable, shortErrorLine } from "./db/errors";
+import { shortErrorLine } from "./db/errors";
+import { isOutage } from "./health";
 import { consumeRateLimit } from "./rate-limit";
 import { BodyTooLarge, readBodyCapped } from "./read-body";
 
@@ -58,7 +59,7 @@ export function apiRoute<Args extends unknown[]>(
       return await handler(...args);
     } catch (error) {
       unstable_rethrow(error);
-      if (isDatabaseUnavailable(error)) return serviceUnavailable();
+      if (await isOutage(error)) return serviceUnavailable();
       console.error(`api: ${shortErrorLine(error)}`);
       Sentry.captureException(error);
       return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");

@@ -6,8 +6,9 @@ import { cache } from "react";
 import { getAuth } from "./auth";
 import type { Auth } from "./auth/auth";
 import { type Db, getDb } from "./db/client";
-import { isDatabaseUnavailable, ServiceUnavailableError } from "./db/errors";
+import { ServiceUnavailableError } from "./db/errors";
 import { member, organization, user } from "./db/schema";
+import { isOutage } from "./health";
 
 /**
  * The guards: the single place where access is decided. Every page, server action and endpoint
@@ -91,7 +92,7 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
     return await loadViewer(getDb(), getAuth(), requestHeaders);
   } catch (error) {
     // Pages show "temporarily unavailable" for this one (error.tsx), API routes answer 503.
-    if (isDatabaseUnavailable(error)) throw new ServiceUnavailableError(error);
+    if (await isOutage(error)) throw new ServiceUnavailableError(error);
     throw error;
   }
 });

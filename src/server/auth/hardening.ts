@@ -3,7 +3,7 @@ import { APIError } from "better-auth/api";
 import { z } from "zod";
 import { emailField, nameField, orgNameField, orgRoleField, orgSlugField } from "@/core/auth/fields";
 import { apiError, serviceUnavailable } from "../api";
-import { checkHealth } from "../health";
+import { isOutage } from "../health";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
 
 /**
@@ -164,8 +164,7 @@ export async function stripSessionTokens(response: Response): Promise<Response> 
 export async function toApiErrorShape(response: Response): Promise<Response> {
   if (response.status < 400) return response;
   if (response.status >= 500) {
-    const health = await checkHealth(2000);
-    if (health.status !== "ok") return serviceUnavailable();
+    if (await isOutage(undefined)) return serviceUnavailable();
     return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");
   }
   let body: { code?: unknown; message?: unknown; error?: unknown } = {};
