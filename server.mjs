@@ -10,7 +10,13 @@ import { createServer } from "node:http";
 import process from "node:process";
 import next from "next";
 import { clientAddress } from "./scripts/client-address.mjs";
-import { hstsHeader, pinForwardedHeaders, refuseRequest } from "./scripts/request-guard.mjs";
+import {
+  bypassesGate,
+  ClientGate,
+  hstsHeader,
+  pinForwardedHeaders,
+  refuseRequest,
+} from "./scripts/request-guard.mjs";
 
 const dev = process.argv.includes("--dev");
 const port = Number.parseInt(process.env.PORT ?? "3000", 10);
@@ -39,6 +45,7 @@ if (process.env.APP_URL) {
   }
 }
 const hsts = hstsHeader(appUrl);
+const gate = new ClientGate();
 
 const app = next({ dev, hostname: "localhost", port });
 const handle = app.getRequestHandler();
@@ -66,7 +73,23 @@ const server = createServer((req, res) => {
     });
     return;
   }
-  handle(req, res);
+  if (bypassesGate(req.url)) return handle(req, res);
+  const admitted = gate.admit(req.headers["x-forwarded-for"], (release) => {
+    res.once("close", release);
+    handle(req, res);
+  });
+  if (!admitted) {
+    res.writeHead(503, {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "retry-after": "1",
+    });
+    res.end(
+      JSON.stringify({
+        error: { code: "too_many_requests", message: "Too many requests from this client at once." },
+      }),
+    );
+  }
 });
 server.on("error", (error) => {
   // A taken port (another instance, or anything else) ends this process with a message and a

@@ -86,3 +86,56 @@ export function refuseRequest(headers) {
 export function hstsHeader(appUrl) {
   return appUrl?.protocol === "https:" ? "max-age=63072000; includeSubDomains" : null;
 }
+
+/**
+ * Fair share between clients: at most `maxActive` requests of one client address are handed to
+ * Next.js at once; the next `maxQueued` wait here (costing a closure each), and beyond that the
+ * client gets 503. So one client with many connections cannot fill the event loop while others
+ * (and `/api/health`, which bypasses the gate) wait behind it.
+ */
+export class ClientGate {
+  constructor({ maxActive = 6, maxQueued = 200 } = {}) {
+    this.maxActive = maxActive;
+    this.maxQueued = maxQueued;
+    this.clients = new Map();
+  }
+
+  /**
+   * Runs `start(release)` now or when the client has a free slot; `release` must be called once
+   * when the request is over. Returns false (and never runs it) when the client's queue is full.
+   */
+  admit(client, start) {
+    let state = this.clients.get(client);
+    if (!state) {
+      state = { active: 0, queue: [] };
+      this.clients.set(client, state);
+    }
+    if (state.active >= this.maxActive && state.queue.length >= this.maxQueued) return false;
+    const run = () => {
+      state.active++;
+      let released = false;
+      start(() => {
+        if (released) return;
+        released = true;
+        state.active--;
+        const next = state.queue.shift();
+        if (next) next();
+        else if (state.active === 0) this.clients.delete(client);
+      });
+    };
+    if (state.active < this.maxActive) run();
+    else state.queue.push(run);
+    return true;
+  }
+
+  /** Requests of `client` now running and waiting (for tests and diagnostics). */
+  load(client) {
+    const state = this.clients.get(client);
+    return { active: state?.active ?? 0, queued: state?.queue.length ?? 0 };
+  }
+}
+
+/** Paths that bypass the gate: the health check (load balancers, monitors) and build assets. */
+export function bypassesGate(url) {
+  return url === "/api/health" || url?.startsWith("/api/health?") || url?.startsWith("/_next/static/");
+}

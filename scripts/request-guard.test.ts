@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 // server.mjs applies these to every request before Next.js sees it (issue 14: forwarded-host trust).
-import { hstsHeader, MAX_REQUEST_BYTES, pinForwardedHeaders, refuseRequest } from "./request-guard.mjs";
+import {
+  bypassesGate,
+  ClientGate,
+  hstsHeader,
+  MAX_REQUEST_BYTES,
+  pinForwardedHeaders,
+  refuseRequest,
+} from "./request-guard.mjs";
 
 describe("pinForwardedHeaders", () => {
   it("drops client-sent X-Forwarded-Host/Proto when no proxy is trusted", () => {
@@ -69,5 +76,32 @@ describe("hstsHeader", () => {
     expect(hstsHeader(new URL("https://abacus.example.com"))).toMatch(/^max-age=\d+/);
     expect(hstsHeader(new URL("http://localhost:3000"))).toBeNull();
     expect(hstsHeader(undefined)).toBeNull();
+  });
+});
+
+describe("ClientGate", () => {
+  it("runs at most maxActive requests of one client, queues the next, refuses past the queue", () => {
+    const gate = new ClientGate({ maxActive: 2, maxQueued: 1 });
+    const releases: (() => void)[] = [];
+    const start = (release: () => void) => releases.push(release);
+    expect(gate.admit("a", start)).toBe(true);
+    expect(gate.admit("a", start)).toBe(true);
+    expect(gate.admit("a", start)).toBe(true);
+    expect(gate.load("a")).toEqual({ active: 2, queued: 1 });
+    expect(gate.admit("a", start)).toBe(false);
+    // Another client is not held up by the first.
+    expect(gate.admit("b", start)).toBe(true);
+    expect(gate.load("b")).toEqual({ active: 1, queued: 0 });
+    releases[0]?.();
+    releases[0]?.(); // a second call changes nothing
+    expect(gate.load("a")).toEqual({ active: 2, queued: 0 });
+    for (const release of releases.slice(1)) release();
+    expect(gate.load("a")).toEqual({ active: 0, queued: 0 });
+  });
+
+  it("lets the health check and build assets bypass it", () => {
+    expect(bypassesGate("/api/health")).toBe(true);
+    expect(bypassesGate("/_next/static/chunks/a.js")).toBe(true);
+    expect(bypassesGate("/api/v1/rates")).toBe(false);
   });
 });
