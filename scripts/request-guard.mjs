@@ -90,11 +90,12 @@ export function hstsHeader(appUrl) {
 /**
  * Fair share between clients: at most `maxActive` requests of one client address are handed to
  * Next.js at once; the next `maxQueued` wait here (costing a closure each), and beyond that the
- * client gets 503. So one client with many connections cannot fill the event loop while others
- * (and `/api/health`, which bypasses the gate) wait behind it.
+ * client gets 503. So one client with hundreds of connections cannot fill the event loop while
+ * others (and `/api/health`, which bypasses the gate) wait behind it. The default leaves room for
+ * several browsers behind one address (an office NAT; a browser opens 6 connections per host).
  */
 export class ClientGate {
-  constructor({ maxActive = 6, maxQueued = 200 } = {}) {
+  constructor({ maxActive = 32, maxQueued = 500 } = {}) {
     this.maxActive = maxActive;
     this.maxQueued = maxQueued;
     this.clients = new Map();
