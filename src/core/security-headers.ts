@@ -1,17 +1,25 @@
 /**
  * Security headers for every response. The Content-Security-Policy allows scripts only from this
- * origin (plus the inline scripts Next.js and the no-flash theme script need); `unsafe-eval` is
- * allowed only in development, where React's tooling needs it.
+ * origin (plus the inline `<script>` elements Next.js and the no-flash theme script need); inline
+ * event-handler attributes are refused (`script-src-attr 'none'`: neither React nor Next.js
+ * renders any), as are frames, plugins and foreign forms; `unsafe-eval` is allowed only in
+ * development, where React's tooling needs it. Why hashes or nonces do not replace
+ * 'unsafe-inline' while pages stay static: README, design notes ("Content-Security-Policy").
+ * Strict-Transport-Security depends on APP_URL at run time, so server.mjs sends it.
  */
 export function contentSecurityPolicy(isDev: boolean): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
     "script-src": ["'self'", "'unsafe-inline'", ...(isDev ? ["'unsafe-eval'"] : [])],
+    "script-src-attr": ["'none'"],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'", ...(isDev ? ["ws:", "wss:"] : [])],
     "worker-src": ["'self'", "blob:"],
+    "manifest-src": ["'self'"],
+    "media-src": ["'self'"],
+    "frame-src": ["'none'"],
     "frame-ancestors": ["'none'"],
     "form-action": ["'self'"],
     "base-uri": ["'self'"],

@@ -15,7 +15,9 @@ import type { OnboardingStep } from "@/core/onboarding/steps";
 import { getAuth } from "./auth";
 import type { Auth } from "./auth/auth";
 import { type Db, getDb } from "./db/client";
+import { ServiceUnavailableError } from "./db/errors";
 import { member, organization, user } from "./db/schema";
+import { isOutage } from "./health";
 
 /**
  * The guards: the single place where access is decided. Every page, server action and endpoint
@@ -94,7 +96,13 @@ export async function loadMembership(db: Db, userId: string, organizationId: str
 export const getViewer = cache(async (): Promise<Viewer | null> => {
   // Reading the headers first marks the page dynamic before anything touches the database.
   const requestHeaders = await headers();
-  return loadViewer(getDb(), getAuth(), requestHeaders);
+  try {
+    return await loadViewer(getDb(), getAuth(), requestHeaders);
+  } catch (error) {
+    // Pages show "temporarily unavailable" for this one (error.tsx), API routes answer 503.
+    if (await isOutage(error)) throw new ServiceUnavailableError(error);
+    throw error;
+  }
 });
 
 function signInRedirect(path: string): never {

@@ -1,11 +1,21 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "./db/client";
+import { isDatabaseUnavailable } from "./db/errors";
 import { getEnv } from "./env";
 
 export type Health =
   | { status: "ok"; database: "embedded" | "external" }
   | { status: "error"; database: "embedded" | "external"; message: string };
+
+/**
+ * For error handlers: true when the error says the database is unreachable, or, for libraries that
+ * wrap it without a cause (Better Auth answers "FAILED_TO_GET_SESSION"), when a quick check fails.
+ */
+export async function isOutage(error: unknown): Promise<boolean> {
+  if (isDatabaseUnavailable(error)) return true;
+  return (await checkHealth(2000)).status !== "ok";
+}
 
 export async function checkHealth(timeoutMs = 3000): Promise<Health> {
   const database = getEnv().DATABASE_MODE;

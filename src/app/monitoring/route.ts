@@ -16,9 +16,10 @@ export async function POST(request: Request) {
   return handleTunnel(request, {
     config: getMonitoringConfig(),
     db,
-    allowStore: async () => {
+    // Every stored item counts against the client's limit, not each envelope once.
+    allowStore: async (rows) => {
       const subject = await clientSubject();
-      const decision = await db.transaction((tx) => consumeRateLimit(tx, REPORTS_PER_CLIENT, subject));
+      const decision = await db.transaction((tx) => consumeRateLimit(tx, REPORTS_PER_CLIENT, subject, rows));
       return decision.allowed;
     },
   });

@@ -1,10 +1,43 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
+import {
+  SERVICE_UNAVAILABLE_DIGEST,
+  SERVICE_UNAVAILABLE_TEXT,
+  SERVICE_UNAVAILABLE_TITLE,
+} from "@/core/service-unavailable";
 
 export const CLIENT_ERROR_MESSAGE = "Application error: a client-side exception has occurred";
 
+/** True when the server marked the error as an outage, or `/api/health` says the database is down. */
+function useOutage(digest: string | undefined): boolean {
+  const marked = digest === SERVICE_UNAVAILABLE_DIGEST;
+  const [down, setDown] = useState(marked);
+  useEffect(() => {
+    if (marked) return;
+    const controller = new AbortController();
+    fetch("/api/health", { cache: "no-store", signal: controller.signal })
+      .then((response) => setDown(response.status === 503))
+      .catch(() => {});
+    return () => controller.abort();
+  }, [marked]);
+  return down;
+}
+
 export function ErrorFallback({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const outage = useOutage(error.digest);
+  if (outage) {
+    return (
+      <div role="alert" className="mx-auto grid max-w-xl gap-5 px-4 py-24 text-center sm:px-6">
+        <h1 className="text-2xl font-semibold tracking-tight">{SERVICE_UNAVAILABLE_TITLE}</h1>
+        <p className="text-muted-foreground">{SERVICE_UNAVAILABLE_TEXT}</p>
+        <div className="flex justify-center">
+          <Button onClick={reset}>Try again</Button>
+        </div>
+      </div>
+    );
+  }
   return (
     <div role="alert" className="mx-auto grid max-w-xl gap-5 px-4 py-24 text-center sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight">{CLIENT_ERROR_MESSAGE}</h1>

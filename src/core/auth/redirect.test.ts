@@ -20,6 +20,33 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath(value)).toBe("/dashboard");
   });
 
+  // Each normalises to a protocol-relative `//evil.com` (or a backslash path) only after parsing.
+  it.each([
+    "/.//evil.com",
+    "/..//evil.com",
+    "/%2e//evil.com",
+    "/%2E//evil.com",
+    "/%2e%2e//evil.com",
+    "/a/..//evil.com",
+    "/a/%2e%2e//evil.com",
+    "/././/evil.com",
+    "/.//evil.com/path?x=1#y",
+    "/..///evil.com",
+    "/./\\evil.com",
+  ])("refuses %j, which normalises off-site", (value) => {
+    const result = safeRedirectPath(value);
+    expect(result.startsWith("//")).toBe(false);
+    expect(new URL(result, "https://abacus.invalid").origin).toBe("https://abacus.invalid");
+    expect(result).toBe("/dashboard");
+  });
+
+  it("still normalises harmless dot segments", () => {
+    expect(safeRedirectPath("/docs/../pricing")).toBe("/pricing");
+    expect(safeRedirectPath("/a/./b")).toBe("/a/b");
+    // An encoded slash is not a path separator: this stays a path on this site.
+    expect(safeRedirectPath("/.%2f/evil.com")).toBe("/.%2f/evil.com");
+  });
+
   it("keeps percent-encoded characters encoded (no header injection)", () => {
     expect(safeRedirectPath("/%0d%0aSet-Cookie:x")).toBe("/%0d%0aSet-Cookie:x");
   });

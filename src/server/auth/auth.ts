@@ -10,6 +10,7 @@ import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { consumeRateLimit } from "../rate-limit";
+import { hardenAuthInput } from "./hardening";
 
 export type AuthConfig = {
   baseURL: string;
@@ -83,6 +84,7 @@ export function createAuth(db: Db, config: AuthConfig) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        hardenAuthInput(ctx); // the forms' zod rules on every endpoint that writes user/org data
         const body = (ctx.body ?? {}) as { email?: unknown; password?: unknown; newPassword?: unknown };
         if (ctx.path === "/sign-in/email") {
           await limit(db, "sign-in", clientOf(ctx.headers), config.signInLimit, SIGN_IN_WINDOW_SECONDS);

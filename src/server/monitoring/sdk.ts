@@ -4,6 +4,7 @@ import * as Sentry from "@sentry/nextjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { isControlFlowEvent } from "@/core/monitoring/filters";
 import { getDb } from "../db/client";
+import { shortErrorLine } from "../db/errors";
 import { getEnv } from "../env";
 import { expectedDsn } from "./config";
 import { getMonitoringConfig } from "./index";
@@ -20,7 +21,7 @@ function makeLocalTransport(options: BaseTransportOptions): Transport {
       await storeEvents(getDb(), summarizeEnvelope(header, items));
       return { statusCode: 200 };
     } catch (error) {
-      console.error("monitoring: could not store a server report", error);
+      console.error(`monitoring: could not store a server report: ${shortErrorLine(error)}`);
       return { statusCode: 500 };
     }
   });

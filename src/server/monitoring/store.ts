@@ -7,6 +7,8 @@ export const KEEP_EVENTS = 10_000;
 /** Pruning runs when an insert's id crosses a multiple of this: cheap, and right across instances. */
 export const PRUNE_EVERY = 100;
 export const PAYLOAD_CAP_BYTES = 64 * 1024;
+/** Rows per INSERT: a few hundred parameters, far below PostgreSQL's 65,535. */
+export const STORE_BATCH_ROWS = 50;
 const MESSAGE_CAP = 1000;
 
 type Json = Record<string, unknown>;
@@ -64,80 +66,95 @@ export function summarizeEnvelope(header: EnvelopeHeader, items: EnvelopeItem[])
   const trace = obj(header.trace);
   const rows: StoredEvent[] = [];
   for (const [itemHeader, raw] of items) {
-    const itemType = str(itemHeader.type);
-    const payload = jsonPayload(raw);
-    if (!itemType || !payload) continue;
-    const common = {
-      release: str(payload.release) ?? str(trace?.release),
-      environment: str(payload.environment) ?? str(trace?.environment),
-      traceId: str(obj(obj(payload.contexts)?.trace)?.trace_id) ?? str(trace?.trace_id),
-      eventId: str(payload.event_id) ?? str(header.event_id),
-    };
-    const url = str(obj(payload.request)?.url) ?? str(obj(payload.tags)?.url);
-    if (itemType === "event") {
-      rows.push({
-        ...common,
-        type: "error",
-        level: str(payload.level) ?? "error",
-        message: cap(eventMessage(payload)),
-        url,
-        payload: capPayload(payload),
-      });
-    } else if (itemType === "transaction") {
-      rows.push({
-        ...common,
-        type: "transaction",
-        level: "info",
-        message: cap(str(payload.transaction)),
-        url,
-        payload: capPayload(payload),
-      });
-    } else if (itemType === "span") {
-      const spans = Array.isArray(payload.items) ? payload.items : [];
-      const first = obj(spans[0]);
-      rows.push({
-        ...common,
-        type: "spans",
-        level: "info",
-        message: cap(`${str(first?.name) ?? "spans"} (${spans.length} span${spans.length === 1 ? "" : "s"})`),
-        traceId: common.traceId ?? str(first?.trace_id),
-        payload: capPayload(payload),
-      });
-    } else if (itemType === "log") {
-      const logs = Array.isArray(payload.items) ? payload.items : [];
-      const first = obj(logs[0]);
-      const more = logs.length > 1 ? ` (+${logs.length - 1} more)` : "";
-      rows.push({
-        ...common,
-        type: "log",
-        level: str(first?.level) ?? "info",
-        message: cap(`${str(first?.body) ?? ""}${more}`),
-        traceId: common.traceId ?? str(first?.trace_id),
-        payload: capPayload(payload),
-      });
-    } else if (itemType === "feedback") {
-      const feedback = obj(obj(payload.contexts)?.feedback);
-      rows.push({
-        ...common,
-        type: "feedback",
-        level: "info",
-        message: cap(str(feedback?.message)),
-        url: str(feedback?.url) ?? url,
-        payload: capPayload(payload),
-      });
-    } else if (itemType === "replay_event" && payload.segment_id === 0) {
-      const urls = Array.isArray(payload.urls) ? payload.urls : [];
-      rows.push({
-        ...common,
-        type: "replay",
-        level: "info",
-        message: cap(`Replay ${str(payload.replay_id) ?? ""}`.trim()),
-        url: str(urls[0]) ?? url,
-        payload: capPayload(payload),
-      });
+    try {
+      const row = summarizeItem(header, trace, itemHeader, raw);
+      if (row) rows.push(row);
+    } catch {
+      // A payload nested too deep to serialize (or otherwise hostile) is dropped, not a 500.
     }
   }
   return rows;
+}
+
+function summarizeItem(
+  header: EnvelopeHeader,
+  trace: Json | undefined,
+  itemHeader: Json,
+  raw: unknown,
+): StoredEvent | undefined {
+  const itemType = str(itemHeader.type);
+  const payload = jsonPayload(raw);
+  if (!itemType || !payload) return undefined;
+  const common = {
+    release: str(payload.release) ?? str(trace?.release),
+    environment: str(payload.environment) ?? str(trace?.environment),
+    traceId: str(obj(obj(payload.contexts)?.trace)?.trace_id) ?? str(trace?.trace_id),
+    eventId: str(payload.event_id) ?? str(header.event_id),
+  };
+  const url = str(obj(payload.request)?.url) ?? str(obj(payload.tags)?.url);
+  if (itemType === "event") {
+    return {
+      ...common,
+      type: "error",
+      level: str(payload.level) ?? "error",
+      message: cap(eventMessage(payload)),
+      url,
+      payload: capPayload(payload),
+    };
+  } else if (itemType === "transaction") {
+    return {
+      ...common,
+      type: "transaction",
+      level: "info",
+      message: cap(str(payload.transaction)),
+      url,
+      payload: capPayload(payload),
+    };
+  } else if (itemType === "span") {
+    const spans = Array.isArray(payload.items) ? payload.items : [];
+    const first = obj(spans[0]);
+    return {
+      ...common,
+      type: "spans",
+      level: "info",
+      message: cap(`${str(first?.name) ?? "spans"} (${spans.length} span${spans.length === 1 ? "" : "s"})`),
+      traceId: common.traceId ?? str(first?.trace_id),
+      payload: capPayload(payload),
+    };
+  } else if (itemType === "log") {
+    const logs = Array.isArray(payload.items) ? payload.items : [];
+    const first = obj(logs[0]);
+    const more = logs.length > 1 ? ` (+${logs.length - 1} more)` : "";
+    return {
+      ...common,
+      type: "log",
+      level: str(first?.level) ?? "info",
+      message: cap(`${str(first?.body) ?? ""}${more}`),
+      traceId: common.traceId ?? str(first?.trace_id),
+      payload: capPayload(payload),
+    };
+  } else if (itemType === "feedback") {
+    const feedback = obj(obj(payload.contexts)?.feedback);
+    return {
+      ...common,
+      type: "feedback",
+      level: "info",
+      message: cap(str(feedback?.message)),
+      url: str(feedback?.url) ?? url,
+      payload: capPayload(payload),
+    };
+  } else if (itemType === "replay_event" && payload.segment_id === 0) {
+    const urls = Array.isArray(payload.urls) ? payload.urls : [];
+    return {
+      ...common,
+      type: "replay",
+      level: "info",
+      message: cap(`Replay ${str(payload.replay_id) ?? ""}`.trim()),
+      url: str(urls[0]) ?? url,
+      payload: capPayload(payload),
+    };
+  }
+  return undefined;
 }
 
 /** Deletes all but the newest `keep` events, in one statement on the primary key. */
@@ -156,7 +173,12 @@ export async function storeEvents(db: Db, rows: StoredEvent[], options: StoreOpt
   if (rows.length === 0) return 0;
   const keep = options.keep ?? KEEP_EVENTS;
   const every = BigInt(options.pruneEvery ?? PRUNE_EVERY);
-  const inserted = await db.insert(monitoringEvents).values(rows).returning({ id: monitoringEvents.id });
-  if (inserted.some(({ id }) => id % every === 0n)) await pruneMonitoringEvents(db, keep);
-  return inserted.length;
+  const ids: bigint[] = [];
+  for (let start = 0; start < rows.length; start += STORE_BATCH_ROWS) {
+    const batch = rows.slice(start, start + STORE_BATCH_ROWS);
+    const inserted = await db.insert(monitoringEvents).values(batch).returning({ id: monitoringEvents.id });
+    ids.push(...inserted.map(({ id }) => id));
+  }
+  if (ids.some((id) => id % every === 0n)) await pruneMonitoringEvents(db, keep);
+  return ids.length;
 }

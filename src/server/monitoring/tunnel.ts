@@ -8,6 +8,13 @@ import { type EnvelopeItem, type StoreOptions, storeEvents, summarizeEnvelope } 
 
 export const EVENT_LIMIT_BYTES = 1024 * 1024;
 export const REPLAY_LIMIT_BYTES = 10 * 1024 * 1024;
+/**
+ * Items per envelope. The SDK sends one event with a few attachments, a session, a client report,
+ * or a replay (replay_event + replay_recording): a handful. Counted before the SDK's parser runs, so
+ * an envelope of 450,000 empty items costs a scan, not 450,000 JSON parses and rows.
+ */
+export const MAX_ENVELOPE_ITEMS = 100;
+const REPLAY_ITEM_TYPES = new Set(["replay_event", "replay_recording"]);
 const FORWARD_TIMEOUT_MS = 10_000;
 
 export type TunnelDeps = {
@@ -17,14 +24,49 @@ export type TunnelDeps = {
   ingestOrigin?: string;
   timeoutMs?: number;
   store?: StoreOptions;
-  /** Called before anything is stored, e.g. a per-client rate limit; false answers 429. */
-  allowStore?: () => Promise<boolean>;
+  /**
+   * Called before anything is stored with the number of rows about to be stored, e.g. a per-client
+   * rate limit that counts every item; false answers 429.
+   */
+  allowStore?: (rows: number) => Promise<boolean>;
+  /** Where a failure to store is reported (one short line); console.error by default. */
+  logError?: (message: string) => void;
 };
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 
 type Parsed = { header: Record<string, unknown>; items: EnvelopeItem[] };
+
+/**
+ * Counts an envelope's items the way the SDK's parser walks them (a JSON header line, then a
+ * payload of the declared `length` or up to the next newline), stopping once past `max`. Only item
+ * header lines are parsed. Returns the count, at most max + 1.
+ */
+export function countEnvelopeItems(body: Uint8Array, max = MAX_ENVELOPE_ITEMS): number {
+  const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const lineEnd = (from: number) => {
+    const at = buffer.indexOf(10, from);
+    return at === -1 ? buffer.length : at;
+  };
+  let offset = lineEnd(0) + 1; // the envelope header
+  let count = 0;
+  while (offset < buffer.length && count <= max) {
+    const headerEnd = lineEnd(offset);
+    const line = buffer.toString("utf8", offset, headerEnd).trim();
+    offset = headerEnd + 1;
+    if (line.length === 0) continue;
+    count++;
+    let length: unknown;
+    try {
+      length = (JSON.parse(line) as { length?: unknown } | null)?.length;
+    } catch {
+      return count; // malformed: the parser will refuse it
+    }
+    offset = typeof length === "number" && length >= 0 ? offset + length + 1 : lineEnd(offset) + 1;
+  }
+  return count;
+}
 
 /** Parses with the SDK's own parser (replay items are binary); undefined when malformed. */
 function parse(body: Uint8Array): Parsed | undefined {
@@ -72,9 +114,12 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
     if (error instanceof BodyTooLarge) return text(413, "Envelope too large");
     return text(400, "Could not read the body");
   }
+  if (countEnvelopeItems(body) > MAX_ENVELOPE_ITEMS) return text(413, "Too many items in the envelope");
   const parsed = parse(body);
   if (!parsed) return text(400, "Malformed envelope");
-  const isReplay = parsed.items.some(([h]) => h.type === "replay_recording" || h.type === "replay_event");
+  // The 10 MB allowance is for replay envelopes only: every item a replay item, as the SDK sends.
+  const isReplay =
+    parsed.items.length > 0 && parsed.items.every(([h]) => REPLAY_ITEM_TYPES.has(String(h.type)));
   if (!isReplay && body.byteLength > EVENT_LIMIT_BYTES) return text(413, "Envelope too large");
 
   const dsn = typeof parsed.header.dsn === "string" ? parseDsn(parsed.header.dsn) : undefined;
@@ -86,9 +131,19 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
 
   const rows = summarizeEnvelope(parsed.header, parsed.items);
   if (rows.length > 0) {
-    if (deps.allowStore && !(await deps.allowStore()))
-      return text(429, "Too many reports", { "retry-after": "60" });
-    await storeEvents(deps.db, rows, deps.store);
+    try {
+      if (deps.allowStore && !(await deps.allowStore(rows.length)))
+        return text(429, "Too many reports", { "retry-after": "60" });
+      await storeEvents(deps.db, rows, deps.store);
+    } catch (error) {
+      // One short line: a failing query's text can be megabytes (it carries the parameters), and
+      // Next.js's error logger spends seconds of CPU on big messages.
+      const message = error instanceof Error ? error.message : String(error);
+      (deps.logError ?? console.error)(
+        `monitoring: could not store ${rows.length} event(s): ${message.replace(/\s+/g, " ").slice(0, 200)}`,
+      );
+      return text(503, "Could not store the report", { "retry-after": "60" });
+    }
   }
   return new Response(null, { status: 200 });
 }

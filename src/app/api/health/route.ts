@@ -4,7 +4,12 @@ export const dynamic = "force-dynamic";
 
 export async function GET() {
   const health = await checkHealth();
-  return Response.json(health, {
+  // A 503 keeps the API's error shape next to the health fields.
+  const body =
+    health.status === "ok"
+      ? health
+      : { ...health, error: { code: "service_unavailable", message: "The database is not answering." } };
+  return Response.json(body, {
     status: health.status === "ok" ? 200 : 503,
     headers: { "Cache-Control": "no-store" },
   });

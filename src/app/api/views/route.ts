@@ -1,4 +1,5 @@
 import { recordPageView } from "@/server/analytics/page-views";
+import { apiError, apiRoute } from "@/server/api";
 import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
 import { BodyTooLarge, readBodyCapped } from "@/server/read-body";
@@ -9,17 +10,21 @@ export const dynamic = "force-dynamic";
 
 const MAX_BODY = 1024;
 
-export async function POST(request: Request) {
+export const POST = apiRoute(async (request: Request) => {
   // Only this site's pages send beacons; browsers mark cross-site requests.
   const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin") return new Response(null, { status: 403 });
+  if (site && site !== "same-origin")
+    return apiError(403, "forbidden", "Only this site's pages send page views.");
   let path: unknown;
   try {
     const body = new TextDecoder().decode(await readBodyCapped(request, MAX_BODY));
     path = (JSON.parse(body) as { path?: unknown } | null)?.path;
   } catch (error) {
-    return new Response(null, { status: error instanceof BodyTooLarge ? 413 : 400 });
+    return error instanceof BodyTooLarge
+      ? apiError(413, "payload_too_large", `The request body must be at most ${MAX_BODY} bytes.`)
+      : apiError(400, "invalid_json", 'The request body must be JSON such as {"path": "/pricing"}');
   }
   const result = await recordPageView(getDb(), path, await clientSubject());
-  return new Response(null, { status: result === "limited" ? 429 : 204 });
-}
+  if (result === "limited") return apiError(429, "rate_limited", "Too many page views from this client.");
+  return new Response(null, { status: 204 });
+});

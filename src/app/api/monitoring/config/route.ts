@@ -1,3 +1,4 @@
+import { apiRoute } from "@/server/api";
 import { getEnv } from "@/server/env";
 import { getMonitoringConfig } from "@/server/monitoring";
 import { clientMonitoringConfig } from "@/server/monitoring/config";
@@ -6,9 +7,9 @@ import { clientMonitoringConfig } from "@/server/monitoring/config";
 // static and a new SENTRY_DSN needs no rebuild. The DSN is public by design (Sentry's "public key").
 export const dynamic = "force-dynamic";
 
-export function GET(request: Request) {
+export const GET = apiRoute((request: Request) => {
   const url = new URL(request.url);
   const host = request.headers.get("host") ?? url.host;
   const body = clientMonitoringConfig(getMonitoringConfig(), getEnv(), host, url.protocol.replace(":", ""));
   return Response.json(body, { headers: { "cache-control": "private, max-age=300" } });
-}
+});

@@ -1,21 +1,20 @@
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";
-import { apiError, limitAnonymousApi } from "@/server/api";
+import { apiError, apiRoute, limitAnonymousApi, readJsonBody } from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
+/** An expression is at most 10,000 characters; even fully \u-escaped JSON fits in 64 KiB. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export const POST = apiRoute(async (request: Request) => {
   const limited = await limitAnonymousApi(request);
   if (limited) return limited;
-  let json: unknown;
-  try {
-    json = await request.json();
-  } catch {
-    return apiError(400, "invalid_json", 'The request body must be JSON such as {"expression": "1 + 2"}');
-  }
-  const parsed = calculateBody.safeParse(json);
+  const body = await readJsonBody(request, MAX_BODY_BYTES, '{"expression": "1 + 2"}');
+  if (!body.ok) return body.response;
+  const parsed = calculateBody.safeParse(body.value);
   if (!parsed.success) {
     return apiError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
   }
@@ -24,4 +23,4 @@ export async function POST(request: Request) {
     return apiError(400, outcome.code, outcome.message, outcome.column ? { column: outcome.column } : {});
   }
   return Response.json(outcome.body, { headers: { "Cache-Control": "no-store" } });
-}
+});

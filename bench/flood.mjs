@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// Floods each public endpoint and the auth endpoints, one at a time, from one client for a fixed
+// time, while a second connection samples `/api/health`. The rule it checks (issue 14): while one
+// client floods, `/api/health` stays under 200 ms p99, and no request costs more than 1 s of CPU or
+// 64 MB of memory. Loopback only; every phase stops by itself.
+//
+//   npx next build
+//   PORT=3304 node scripts/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node server.mjs &
+//   node bench/flood.mjs --url http://127.0.0.1:3304 [--seconds 5] [--connections 10] [--only rates,calc]
+//
+// Prints one line per endpoint and exits non-zero when any phase breaks the health budget.
+import { Agent, request as httpRequest } from "node:http";
+import { fmt, listenerPid, loopbackOnly, parseArgs, startMonitor } from "./lib/probe-kit.mjs";
+
+const args = parseArgs(process.argv.slice(2), {
+  url: "http://127.0.0.1:3304",
+  seconds: "5",
+  connections: "10",
+  only: "",
+  budget: "200",
+});
+const origin = loopbackOnly(args.url);
+const seconds = Math.min(60, Math.max(1, Number(args.seconds)));
+const connections = Math.min(64, Math.max(1, Number(args.connections)));
+const budgetMs = Number(args.budget);
+const only = new Set(args.only.split(",").filter(Boolean));
+const pid = listenerPid(Number(new URL(origin).port || 80));
+
+const config = await (await fetch(`${origin}/api/monitoring/config`)).json();
+const envelope = (items) =>
+  Buffer.from(
+    `${JSON.stringify({ dsn: config.dsn })}\n${`${JSON.stringify({ type: "event" })}\n{"message":"flood"}\n`.repeat(items)}`,
+  );
+const json = (value) => Buffer.from(JSON.stringify(value));
+const jsonHeaders = { "content-type": "application/json", origin };
+
+const targets = [
+  // No flood: /api/health alone, the baseline for the lines below on this machine right now.
+  { name: "baseline", method: "GET", path: "/api/health", idle: true },
+  { name: "home", method: "GET", path: "/" },
+  { name: "pricing", method: "GET", path: "/pricing" },
+  { name: "docs", method: "GET", path: "/docs" },
+  { name: "rates", method: "GET", path: "/api/v1/rates" },
+  { name: "convert", method: "GET", path: "/api/v1/convert?amount=12.50&from=EUR&to=USD" },
+  { name: "calc", method: "POST", path: "/api/v1/calculate", body: json({ expression: "1.1 + 2.2" }) },
+  {
+    name: "calc-1mb",
+    method: "POST",
+    path: "/api/v1/calculate",
+    body: json({ expression: "1", pad: "p".repeat(1024 * 1024) }),
+  },
+  { name: "monitoring-config", method: "GET", path: "/api/monitoring/config" },
+  { name: "monitoring", method: "POST", path: config.tunnel, body: envelope(1) },
+  { name: "monitoring-22k", method: "POST", path: config.tunnel, body: envelope(22_000) },
+  { name: "views", method: "POST", path: "/api/views", body: json({ path: "/pricing" }) },
+  { name: "me", method: "GET", path: "/api/me" },
+  {
+    name: "auth-sign-in",
+    method: "POST",
+    path: "/api/auth/sign-in/email",
+    body: json({ email: "nobody@abacus.local", password: "wrong-password-123" }),
+  },
+  {
+    name: "auth-sign-up",
+    method: "POST",
+    path: "/api/auth/sign-up/email",
+    body: json({ name: "Flood", email: "flood@abacus.local", password: "a-long-unusual-passphrase" }),
+  },
+  { name: "auth-get-session", method: "GET", path: "/api/auth/get-session" },
+  {
+    name: "auth-update-1mb",
+    method: "POST",
+    path: "/api/auth/update-user",
+    body: json({ name: "n".repeat(1024 * 1024) }),
+  },
+];
+
+function send(agent, target) {
+  return new Promise((resolve) => {
+    const req = httpRequest(
+      new URL(target.path, origin),
+      {
+        method: target.method,
+        agent,
+        headers: {
+          ...(target.body ? { ...jsonHeaders, "content-length": target.body.length } : {}),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", () => resolve(0));
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy());
+    req.on("error", () => resolve(0));
+    req.end(target.body);
+  });
+}
+
+async function flood(target) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const statuses = {};
+  let sent = 0;
+  const until = Date.now() + seconds * 1000;
+  const stop = startMonitor(origin, pid, 20);
+  await Promise.all(
+    Array.from({ length: target.idle ? 0 : connections }, async () => {
+      while (Date.now() < until) {
+        const status = await send(agent, target);
+        sent++;
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  if (target.idle) await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const m = await stop();
+  agent.destroy();
+  return { sent, statuses, ...m };
+}
+
+let failed = false;
+console.log(
+  `flooding ${origin} with ${connections} connections, ${seconds} s per endpoint (health budget p99 < ${budgetMs} ms)`,
+);
+for (const target of targets) {
+  if (only.size > 0 && !only.has(target.name)) continue;
+  const r = await flood(target);
+  const ok = r.healthP99 < budgetMs;
+  if (!ok) failed = true;
+  const statuses = Object.entries(r.statuses)
+    .map(([s, n]) => `${n}x${s}`)
+    .join(",");
+  console.log(
+    `${ok ? "ok  " : "SLOW"} ${target.name.padEnd(18)} ${fmt(r.sent / seconds).padStart(6)} req/s  ${statuses.padEnd(22)}` +
+      ` health p50 ${fmt(r.healthP50).padStart(4)} p99 ${fmt(r.healthP99).padStart(5)} max ${fmt(r.healthMax).padStart(5)} ms` +
+      `  rss ${fmt(r.peakRssMb).padStart(4)} MB  cpu ${fmt(r.cpuSeconds, 2)} s`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+// Replays the attacks of issue 14 against a running production server on loopback, one after
+// another, and prints for each: status, time, the server's peak RSS and CPU seconds during the
+// attack, and `/api/health` latency (p99 and max) sampled while it ran.
+//
+//   npx next build
+//   PORT=3304 node scripts/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node server.mjs &
+//   node bench/hostile-probe.mjs --url http://127.0.0.1:3304 [--only monitoring,redirect,...]
+//
+// It signs in with the seeded demo accounts (embedded database only), so run it on a fresh probe
+// database. Every attack has a client-side timeout; the script ends by itself.
+import { readFileSync } from "node:fs";
+import { fmt, listenerPid, loopbackOnly, parseArgs, raw, startMonitor } from "./lib/probe-kit.mjs";
+
+const args = parseArgs(process.argv.slice(2), {
+  url: "http://127.0.0.1:3304",
+  only: "",
+  manifest: "",
+  password: "abacus-demo-2026",
+});
+const origin = loopbackOnly(args.url);
+const port = Number(new URL(origin).port || 80);
+const pid = listenerPid(port);
+const only = new Set(args.only.split(",").filter(Boolean));
+const results = [];
+
+async function attack(group, name, run) {
+  if (only.size > 0 && !only.has(group)) return;
+  const stop = startMonitor(origin, pid);
+  const started = performance.now();
+  let outcome;
+  try {
+    outcome = await run();
+  } catch (error) {
+    outcome = { status: "error", note: String(error?.message ?? error) };
+  }
+  const ms = performance.now() - started;
+  // Let the health sampler see the tail of the attack (e.g. logging after the answer).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const m = await stop();
+  const row = { group, name, ...outcome, ms, ...m };
+  results.push(row);
+  console.log(
+    `${group.padEnd(10)} ${name.padEnd(46)} status ${String(outcome.status).padEnd(12)} ${fmt(ms).padStart(7)} ms` +
+      `  rss ${fmt(m.peakRssMb).padStart(5)} MB  cpu ${fmt(m.cpuSeconds, 2).padStart(6)} s` +
+      `  health p99 ${fmt(m.healthP99).padStart(6)} ms max ${fmt(m.healthMax).padStart(6)} ms` +
+      (outcome.note ? `  ${outcome.note}` : ""),
+  );
+}
+
+const json = (value) => Buffer.from(JSON.stringify(value));
+const cookieOf = (headers) =>
+  (headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c.endsWith("="))
+    .join("; ");
+
+async function signIn(email) {
+  const res = await raw(origin, "/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: json({ email, password: args.password }),
+  });
+  return { res, cookie: cookieOf(res.headers) };
+}
+
+// ---- 1. /monitoring envelopes with huge item counts
+async function monitoringTarget() {
+  const res = await fetch(`${origin}/api/monitoring/config`);
+  const config = await res.json();
+  return { dsn: config.dsn, tunnel: config.tunnel };
+}
+function manyItems(dsn, count, withReplay) {
+  const parts = [`${JSON.stringify({ dsn, sent_at: new Date().toISOString() })}\n`];
+  if (withReplay)
+    parts.push(`${JSON.stringify({ type: "replay_event" })}\n${JSON.stringify({ segment_id: 1 })}\n`);
+  const item = `${JSON.stringify({ type: "event" })}\n{}\n`;
+  parts.push(item.repeat(count));
+  return Buffer.from(parts.join(""));
+}
+await attack("monitoring", "22,000 event items (440 KB)", async () => {
+  const { dsn, tunnel } = await monitoringTarget();
+  const body = manyItems(dsn, 22_000, false);
+  const res = await raw(origin, tunnel, { method: "POST", body, headers: { "content-type": "text/plain" } });
+  return { status: res.status, note: `${(body.length / 1024).toFixed(0)} KB` };
+});
+await attack("monitoring", "450,000 items + replay_event (9 MB)", async () => {
+  const { dsn, tunnel } = await monitoringTarget();
+  const body = manyItems(dsn, 450_000, true);
+  const res = await raw(origin, tunnel, { method: "POST", body, headers: { "content-type": "text/plain" } });
+  return { status: res.status, note: `${(body.length / 1024 / 1024).toFixed(1)} MB` };
+});
+
+// ---- 2. open redirect after sign-in
+await attack("redirect", "signed-in /sign-in|/sign-up ?redirect_url=…", async () => {
+  const { cookie } = await signIn("owner@abacus.local");
+  const payloads = [
+    "/.//evil.com",
+    "/..//evil.com",
+    "/%2e//evil.com",
+    "/a/..//evil.com",
+    "/%2e%2e//evil.com",
+  ];
+  const leaks = [];
+  for (const page of ["/sign-in", "/sign-up"]) {
+    for (const payload of payloads) {
+      const res = await raw(origin, `${page}?redirect_url=${encodeURIComponent(payload)}`, {
+        headers: { cookie },
+      });
+      const location = res.headers.location ?? "";
+      if (location.startsWith("//") || /^https?:\/\/evil/.test(location))
+        leaks.push(`${page} ${payload} -> ${location}`);
+    }
+  }
+  return { status: `${leaks.length}/10 open`, note: leaks.slice(0, 2).join("; ") };
+});
+
+// ---- 3. Better Auth endpoints past the app's validation
+await attack("auth", "update-user with a 60,000,000-char name", async () => {
+  const { cookie } = await signIn("admin@abacus.local");
+  const body = Buffer.from(`{"name":"${"x".repeat(60_000_000)}"}`);
+  const res = await raw(origin, "/api/auth/update-user", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", origin, cookie },
+  });
+  return { status: res.status, note: res.text.slice(0, 80) };
+});
+await attack("auth", "organization/create 20 KB name, slug 'Weird Slug/<x>'", async () => {
+  const { cookie } = await signIn("admin@abacus.local");
+  const res = await raw(origin, "/api/auth/organization/create", {
+    method: "POST",
+    body: json({ name: "n".repeat(20_000), slug: `Weird Slug/<x>${Date.now()}` }),
+    headers: { "content-type": "application/json", origin, cookie },
+  });
+  return { status: res.status, note: res.text.slice(0, 80) };
+});
+await attack("auth", "member 5 MB name, then owner's /organization-profile", async () => {
+  const member = await signIn("member@abacus.local");
+  const set = await raw(origin, "/api/auth/update-user", {
+    method: "POST",
+    body: Buffer.from(`{"name":"${"m".repeat(5_000_000)}"}`),
+    headers: { "content-type": "application/json", origin, cookie: member.cookie },
+  });
+  const owner = await signIn("owner@abacus.local");
+  const page = await raw(origin, "/organization-profile", { headers: { cookie: owner.cookie } });
+  return {
+    status: `${set.status}`,
+    note: `profile page ${page.status} ${(page.size / 1024 / 1024).toFixed(2)} MB`,
+  };
+});
+
+// ---- 4. /api/v1/calculate with a 100 MB body, alone and 16 at once
+const big = Buffer.from(`{"expression":"1 + 2","pad":"${"p".repeat(100 * 1024 * 1024)}"}`);
+await attack("calculate", "one 100 MB body", async () => {
+  const res = await raw(origin, "/api/v1/calculate", {
+    method: "POST",
+    body: big,
+    headers: { "content-type": "application/json" },
+  });
+  return { status: res.status, note: res.text.slice(0, 60) };
+});
+await attack("calculate", "16 x 100 MB bodies at once", async () => {
+  const all = await Promise.all(
+    Array.from({ length: 16 }, () =>
+      raw(origin, "/api/v1/calculate", {
+        method: "POST",
+        body: big,
+        headers: { "content-type": "application/json" },
+      }),
+    ),
+  );
+  const counts = {};
+  for (const r of all) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  return {
+    status: Object.entries(counts)
+      .map(([s, n]) => `${n}x${s}`)
+      .join(","),
+  };
+});
+
+// ---- 5. session tokens in bodies, HSTS
+await attack("tokens", "token in sign-in / get-session / list-sessions", async () => {
+  const { res, cookie } = await signIn("owner@abacus.local");
+  const session = await raw(origin, "/api/auth/get-session", { headers: { cookie } });
+  const list = await raw(origin, "/api/auth/list-sessions", { headers: { cookie } });
+  const has = (r) => (/"token"\s*:/.test(r.text) ? "token" : "none");
+  return {
+    status: `${res.status}/${session.status}/${list.status}`,
+    note: `sign-in ${has(res)}, get-session ${has(session)}, list-sessions ${has(list)}; HSTS ${res.headers["strict-transport-security"] ? "yes" : "no"}`,
+  };
+});
+
+// ---- 6. forwarded host and malformed Origin on a server action
+function actionId() {
+  const dir = args.manifest || process.env.NEXT_DIST_DIR || ".next";
+  const manifest = JSON.parse(readFileSync(`${dir}/server/server-reference-manifest.json`, "utf8"));
+  const entry = Object.entries(manifest.node).find(([, v]) => v.exportedName === "signOutAction");
+  return entry?.[0];
+}
+await attack("origin", "action with Origin evil.com + X-Forwarded-Host", async () => {
+  const res = await raw(origin, "/contact", {
+    method: "POST",
+    body: Buffer.from("[]"),
+    headers: {
+      "next-action": actionId(),
+      "content-type": "text/plain;charset=UTF-8",
+      origin: "https://evil.com",
+      "x-forwarded-host": "evil.com",
+      accept: "text/x-component",
+    },
+  });
+  const ran = res.status === 200 && String(res.headers["content-type"]).includes("text/x-component");
+  return { status: res.status, note: ran ? "action ran" : "refused" };
+});
+await attack("origin", "Origin http://localhost:PORT.evil.com", async () => {
+  const res = await raw(origin, "/contact", {
+    method: "POST",
+    body: Buffer.from("[]"),
+    headers: {
+      "next-action": actionId(),
+      "content-type": "text/plain;charset=UTF-8",
+      origin: `http://localhost:${port}.evil.com`,
+    },
+  });
+  return { status: res.status, note: res.text.slice(0, 60).replace(/\s+/g, " ") };
+});
+
+console.log(`\n${JSON.stringify(results)}`);

@@ -1,0 +1,171 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../../tests/support/db";
+import { member, organization, user } from "../db/schema";
+import { createAuth } from "./auth";
+import { AUTH_BODY_LIMIT_BYTES, handleAuthHttp, withoutTokens } from "./hardening";
+
+// Issue 14: `/api/auth/*` stored a 60,000,000-character name, a 20 KB organization name and the slug
+// `Weird Slug/<x>`, and answered session tokens to scripts. These go through the same handler as the
+// catch-all route (body cap, Better Auth, token strip, error shape).
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let auth: ReturnType<typeof createAuth>;
+const origin = "http://localhost:3998";
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  auth = createAuth(t.db, {
+    baseURL: origin,
+    trustedOrigins: [origin],
+    secret: "integration-test-secret-integration-test-secret",
+    secureCookies: false,
+    signInLimit: 50,
+    signUpLimit: 50,
+  });
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+const http = (path: string, init: { body?: string | Uint8Array; cookie?: string; method?: string } = {}) =>
+  handleAuthHttp(
+    new Request(`${origin}/api/auth${path}`, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: {
+        origin,
+        "content-type": "application/json",
+        "x-forwarded-for": "10.1.0.1",
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+      },
+      body: init.body as BodyInit | undefined,
+    }),
+    (request) => auth.handler(request),
+  );
+const json = (value: unknown) => JSON.stringify(value);
+const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+
+async function signUp(email: string) {
+  const response = await http("/sign-up/email", {
+    body: json({ name: "Hardened User", email, password: "a-long-unusual-passphrase" }),
+  });
+  expect(response.status).toBe(200);
+  return { response, cookie: cookieOf(response) };
+}
+
+describe("the body cap on /api/auth/*", () => {
+  it("refuses a body over the cap with 413 in the API's error shape, before Better Auth parses it", async () => {
+    const { cookie } = await signUp("cap@example.com");
+    const body = json({ name: "x".repeat(AUTH_BODY_LIMIT_BYTES) });
+    const response = await http("/update-user", { body, cookie });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: "payload_too_large" } });
+    const [row] = await t.db.select({ name: user.name }).from(user).where(eq(user.email, "cap@example.com"));
+    expect(row?.name).toBe("Hardened User");
+  });
+});
+
+describe("the forms' rules on Better Auth endpoints", () => {
+  it("refuses a name longer than the form allows on update-user and sign-up", async () => {
+    const { cookie } = await signUp("rules@example.com");
+    const update = await http("/update-user", { body: json({ name: "n".repeat(101) }), cookie });
+    expect(update.status).toBe(400);
+    expect(await update.json()).toMatchObject({ error: { code: "invalid_input" } });
+    const signUpLong = await http("/sign-up/email", {
+      body: json({
+        name: "n".repeat(20_000),
+        email: "long@example.com",
+        password: "a-long-unusual-passphrase",
+      }),
+    });
+    expect(signUpLong.status).toBe(400);
+    expect(await t.db.select().from(user).where(eq(user.email, "long@example.com"))).toHaveLength(0);
+  });
+
+  it("normalises what the form would (trimmed name)", async () => {
+    const { cookie } = await signUp("trim@example.com");
+    expect((await http("/update-user", { body: json({ name: "  Ada  " }), cookie })).status).toBe(200);
+    const [row] = await t.db.select({ name: user.name }).from(user).where(eq(user.email, "trim@example.com"));
+    expect(row?.name).toBe("Ada");
+  });
+
+  it("refuses a 20 KB organization name and a slug the form refuses; accepts a valid one", async () => {
+    const { cookie } = await signUp("org@example.com");
+    for (const body of [
+      { name: "n".repeat(20_000), slug: "fine-slug" },
+      { name: "Fine Name", slug: "Weird Slug/<x>" },
+      { name: "Fine Name", slug: "x".repeat(49) },
+    ]) {
+      const response = await http("/organization/create", { body: json(body), cookie });
+      expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(400);
+    }
+    expect(await t.db.select().from(organization)).toHaveLength(0);
+    const ok = await http("/organization/create", {
+      body: json({ name: "Acme Finance", slug: "acme-finance" }),
+      cookie,
+    });
+    expect(ok.status).toBe(200);
+    const [org] = await t.db.select().from(organization);
+    expect(org).toMatchObject({ name: "Acme Finance", slug: "acme-finance" });
+    const rename = await http("/organization/update", {
+      body: json({ organizationId: org?.id, data: { slug: "Bad Slug!" } }),
+      cookie,
+    });
+    expect(rename.status).toBe(400);
+    const invite = await http("/organization/invite-member", {
+      body: json({ organizationId: org?.id, email: "not-an-email", role: "member" }),
+      cookie,
+    });
+    expect(invite.status).toBe(400);
+    expect(await t.db.select().from(member)).toHaveLength(1);
+  });
+
+  it("applies to auth.api calls from server code too", async () => {
+    await expect(
+      auth.api.signUpEmail({
+        body: { name: "n".repeat(101), email: "api@example.com", password: "a-long-unusual-passphrase" },
+      }),
+    ).rejects.toThrow(/100 characters/);
+  });
+});
+
+describe("session tokens", () => {
+  it("are not in the bodies of sign-up, sign-in, get-session and list-sessions", async () => {
+    const { response: signUpResponse, cookie } = await signUp("tokens@example.com");
+    expect(JSON.stringify(await signUpResponse.json())).not.toMatch(/"token"/);
+    const signIn = await http("/sign-in/email", {
+      body: json({ email: "tokens@example.com", password: "a-long-unusual-passphrase" }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(cookieOf(signIn)).toMatch(/session_token=/);
+    expect(JSON.stringify(await signIn.json())).not.toMatch(/"token"/);
+    const session = await http("/get-session", { cookie });
+    const sessionBody = (await session.json()) as { session?: Record<string, unknown> };
+    expect(sessionBody.session?.id).toBeTruthy();
+    expect(sessionBody.session).not.toHaveProperty("token");
+    const list = await http("/list-sessions", { cookie });
+    const sessions = (await list.json()) as Record<string, unknown>[];
+    expect(sessions.length).toBeGreaterThan(0);
+    for (const s of sessions) expect(s).not.toHaveProperty("token");
+  });
+
+  it("withoutTokens removes nested token keys and keeps the rest", () => {
+    expect(
+      withoutTokens({ token: "a", session: { token: "b", id: "s" }, list: [{ token: "c", id: 1 }] }),
+    ).toEqual({
+      session: { id: "s" },
+      list: [{ id: 1 }],
+    });
+  });
+});
+
+describe("error shape", () => {
+  it("answers Better Auth's refusals as { error: { code, message } }", async () => {
+    const response = await http("/sign-in/email", {
+      body: json({ email: "nobody@example.com", password: "wrong-password-123" }),
+    });
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { error?: { code?: string; message?: string } };
+    expect(body.error?.code).toBeTruthy();
+    expect(body.error?.message).toBeTruthy();
+  });
+});

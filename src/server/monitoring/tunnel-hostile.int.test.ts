@@ -1,0 +1,115 @@
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { dsnToString } from "@/core/monitoring/dsn";
+import { monitoringEvents } from "@/server/db/schema";
+import { createTestDatabase } from "../../../tests/support/db";
+import { expectedDsn, monitoringConfig } from "./config";
+import { STORE_BATCH_ROWS, storeEvents } from "./store";
+import { countEnvelopeItems, EVENT_LIMIT_BYTES, handleTunnel, MAX_ENVELOPE_ITEMS } from "./tunnel";
+
+// Issue 14: one anonymous envelope of 22,000 empty items froze the server for 38 s, and 450,000
+// items with a replay_event got past the 1 MB cap and took RSS to 3 GB. These pin the caps.
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => {
+  await t.drop();
+});
+beforeEach(async () => {
+  await t.db.delete(monitoringEvents);
+});
+
+const HOST = "abacus.test:3000";
+const local = monitoringConfig({ SENTRY_DSN: undefined, APP_URL: undefined }, "instance-secret-for-tests");
+const dsn = dsnToString(expectedDsn(local, HOST, "http"));
+const stored = async () => (await t.db.select({ n: count() }).from(monitoringEvents))[0]?.n;
+const post = (body: string | Uint8Array) =>
+  new Request(`http://${HOST}/monitoring?o=1&p=1`, { method: "POST", body: body as BodyInit });
+const deps = {
+  config: local,
+  get db() {
+    return t.db;
+  },
+};
+
+/** `count` items of one type after the envelope header (and optional extra items first). */
+function manyItems(countOf: number, extra = "") {
+  const item = `${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "m" })}\n`;
+  return `${JSON.stringify({ dsn })}\n${extra}${item.repeat(countOf)}`;
+}
+
+describe("item caps on /monitoring envelopes", () => {
+  it("counts items as the SDK's parser walks them, binary items by their length", () => {
+    const binary = "a\nb\nc\n".repeat(10); // newlines inside a binary payload are not item boundaries
+    const body = `${JSON.stringify({ dsn })}\n{"type":"replay_recording","length":${binary.length}}\n${binary}\n{"type":"replay_event"}\n{}\n`;
+    expect(countEnvelopeItems(Buffer.from(body))).toBe(2);
+    expect(countEnvelopeItems(Buffer.from(manyItems(5)))).toBe(5);
+    // It stops counting just past the cap, however many items follow.
+    expect(countEnvelopeItems(Buffer.from(manyItems(450_000)))).toBe(MAX_ENVELOPE_ITEMS + 1);
+  });
+
+  it("refuses an envelope with more items than the cap (413) and stores nothing", async () => {
+    const response = await handleTunnel(post(manyItems(22_000)), deps);
+    expect(response.status).toBe(413);
+    expect(await stored()).toBe(0);
+  });
+
+  it("stores an envelope at the cap, in batches, counting every row against the client's limit", async () => {
+    const seen: number[] = [];
+    const response = await handleTunnel(post(manyItems(MAX_ENVELOPE_ITEMS)), {
+      ...deps,
+      allowStore: async (rows) => {
+        seen.push(rows);
+        return true;
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([MAX_ENVELOPE_ITEMS]);
+    expect(await stored()).toBe(MAX_ENVELOPE_ITEMS);
+  });
+
+  it("gives the 10 MB replay allowance only to envelopes made of replay items", async () => {
+    const replayEvent = `${JSON.stringify({ type: "replay_event" })}\n${JSON.stringify({ segment_id: 1 })}\n`;
+    const padding = `${JSON.stringify({ type: "event" })}\n${JSON.stringify({ pad: "x".repeat(EVENT_LIMIT_BYTES) })}\n`;
+    const mixed = `${JSON.stringify({ dsn })}\n${replayEvent}${padding}`;
+    const response = await handleTunnel(post(mixed), deps);
+    expect(response.status).toBe(413);
+    expect(await stored()).toBe(0);
+  });
+
+  it("drops an item nested too deep to serialize instead of failing the request", async () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const body = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{"message":"ok","extra":${deep}}\n{"type":"event"}\n{"message":"kept"}\n`;
+    const response = await handleTunnel(post(body), deps);
+    expect([200, 400]).toContain(response.status);
+    expect(await stored()).toBeLessThanOrEqual(2);
+  });
+
+  it("answers 503 with one short log line when storing fails", async () => {
+    const lines: string[] = [];
+    const broken = {
+      config: local,
+      db: {
+        insert() {
+          throw new Error(`insert failed: ${"params ".repeat(500_000)}`);
+        },
+      } as unknown as typeof t.db,
+      logError: (line: string) => lines.push(line),
+    };
+    const response = await handleTunnel(post(manyItems(3)), broken);
+    expect(response.status).toBe(503);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.length).toBeLessThan(400);
+  });
+});
+
+describe("storeEvents", () => {
+  it("inserts more rows than one statement's 65,535 parameters allow, batch by batch", async () => {
+    const rows = Array.from({ length: 7_000 }, (_, i) => ({ type: "error", message: `event ${i}` }));
+    expect(rows.length * 10).toBeGreaterThan(65_535);
+    expect(STORE_BATCH_ROWS).toBeLessThan(1000);
+    expect(await storeEvents(t.db, rows, { keep: 100_000 })).toBe(7_000);
+    expect(await stored()).toBe(7_000);
+  });
+});
