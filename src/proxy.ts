@@ -16,6 +16,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     "/checkout",
+    "/receipt",
     "/onboarding",
     "/dashboard",
     "/admin",

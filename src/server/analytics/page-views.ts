@@ -12,6 +12,7 @@ const EXACT = new Set([
   "/contact",
   "/calculator",
   "/checkout",
+  "/receipt",
   "/onboarding",
   "/dashboard",
   "/admin",
