@@ -96,6 +96,9 @@ describe("billing variables", () => {
     expect(() => parseEnv({ ...valid, RECEIPT_SIGNING_KEY: "not a key" })).toThrow(
       /RECEIPT_SIGNING_KEY: must be an unencrypted Ed25519 private key/,
     );
+    const p256 =
+      "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgoorydukSN7ZTqcOb\n96UfvAhd2IqzFDC1sgTzXz5Uel2hRANCAAR/RwpbHnmz1xMQTjSAP2EywY8jjDWX\nkefeu4va52U41FMcZyA6WwEXNVCWTRRRXtjODy5WQLhNG64F798Qboqm\n-----END PRIVATE KEY-----\n";
+    expect(() => parseEnv({ ...valid, RECEIPT_SIGNING_KEY: p256 })).toThrow(/RECEIPT_SIGNING_KEY: must be/);
     expect(() => parseEnv({ ...valid, NODE_ENV: "production" })).toThrow(/RECEIPT_SIGNING_KEY: is required/);
     expect(() => parseEnv({ ...valid, NODE_ENV: "production", RECEIPT_SIGNING_KEY: pem })).not.toThrow();
   });

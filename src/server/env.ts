@@ -1,6 +1,7 @@
 import "server-only";
-import { createPrivateKey } from "node:crypto";
 import { z } from "zod";
+import { bytesToHex } from "@/core/crypto/encoding";
+import { parsePem } from "@/core/crypto/pem";
 import { parseDsn } from "@/core/monitoring/dsn";
 
 /**
@@ -31,10 +32,15 @@ export function pemFromEnv(value: string): string {
   return value.includes("\\n") ? value.replace(/\\n/g, "\n") : value;
 }
 
+// PKCS#8 v1 of an Ed25519 key: SEQUENCE { INTEGER 0, SEQUENCE { OID 1.3.101.112 }, OCTET STRING { 32 bytes } }.
+// Checked without node:crypto, since this module is also loaded by the edge instrumentation; the
+// key is parsed for real (node:crypto) when it first signs.
+const ED25519_PKCS8_PREFIX = "302e020100300506032b657004220420";
+
 function isEd25519Pkcs8(value: string): boolean {
   try {
-    const key = createPrivateKey({ key: pemFromEnv(value), format: "pem" });
-    return key.asymmetricKeyType === "ed25519";
+    const der = parsePem(pemFromEnv(value), ["PRIVATE KEY"]).der;
+    return der.length === 48 && bytesToHex(der.subarray(0, 16)) === ED25519_PKCS8_PREFIX;
   } catch {
     return false;
   }
