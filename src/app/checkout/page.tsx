@@ -7,6 +7,7 @@ import { newIdempotencyKey } from "@/features/checkout/idempotency";
 import { buildQuote, parseSelection } from "@/features/checkout/quote";
 import { OrderSelection } from "@/features/checkout/selection";
 import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
+import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 
@@ -20,13 +21,21 @@ export default async function Page({
   const viewer = await requireOrgRole("/checkout", ALL_MEMBER_ROLES);
   if (viewer.memberRole === "member") return <OwnersOnly orgName={viewer.org.name} />;
   const selection = parseSelection(await searchParams);
-  const quote = buildQuote(selection, await loadRateTable(getDb()));
+  const db = getDb();
+  const [table, subscription] = await Promise.all([loadRateTable(db), getSubscription(db, viewer.org.id)]);
+  const quote = buildQuote(selection, table);
+  const current = currentPlanNote(subscription);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
       <p className="mt-2 text-muted-foreground">
         {quote ? `${quote.plan.name} for ${viewer.org.name}. ${quote.plan.tagline}` : null}
       </p>
+      {current ? (
+        <p className="mt-2 text-sm" data-testid="current-plan">
+          {current}
+        </p>
+      ) : null}
       {quote ? (
         <div className="mt-8 grid gap-8">
           <OrderSelection
@@ -53,6 +62,13 @@ export default async function Page({
       )}
     </div>
   );
+}
+
+function currentPlanNote(sub: Awaited<ReturnType<typeof getSubscription>>): string | null {
+  if (sub?.status !== "active" || sub.currentPeriodEnd <= new Date()) return null;
+  const name = sub.plan === "pro" ? "Pro" : "Team";
+  const end = sub.currentPeriodEnd.toISOString().slice(0, 10);
+  return `Currently on ${name} (${sub.interval}) until ${end}. Paying now starts a new period from today.`;
 }
 
 function OwnersOnly({ orgName }: { orgName: string }) {
