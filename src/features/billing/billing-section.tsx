@@ -36,7 +36,7 @@ export async function BillingSection({
   return (
     <section
       aria-labelledby="billing-title"
-      className="grid gap-6 rounded-lg border border-border bg-card p-6"
+      className="grid min-w-0 gap-6 rounded-lg border border-border bg-card p-6"
     >
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
@@ -69,7 +69,7 @@ export async function BillingSection({
         <p className="text-sm text-muted-foreground">Only owners and admins can change the plan.</p>
       ) : null}
 
-      <div>
+      <div className="min-w-0">
         <h3 className="text-sm font-semibold">Orders and receipts</h3>
         {orders.length === 0 ? (
           <p className="mt-2 text-sm text-muted-foreground">

@@ -114,13 +114,18 @@ export function ReceiptTool() {
             <span className="text-muted-foreground">receipt.json file</span>
             <input
               type="file"
+              className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground"
               accept=".json,application/json"
               onChange={(e) => readFile(e.target.files?.[0], "receipt")}
             />
           </label>
           <label className="grid gap-1">
             <span className="text-muted-foreground">receipt.sig file</span>
-            <input type="file" onChange={(e) => readFile(e.target.files?.[0], "signature")} />
+            <input
+              type="file"
+              className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground"
+              onChange={(e) => readFile(e.target.files?.[0], "signature")}
+            />
           </label>
         </div>
         <div className="mt-2">
