@@ -3,6 +3,7 @@
 //
 //   npm run build && npm run size [-- /path /other?query ...]
 //   NEXT_DIST_DIR=.next-x npm run size   measures the build in .next-x (next.config reads the same variable)
+//   SIZE_SIGNED_IN=1 npm run size -- /checkout   seeds the demo data and measures as the demo owner
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -12,6 +13,7 @@ import { gzipSync } from "node:zlib";
 const defaults = ["/", "/pricing", "/docs", "/contact", "/calculator"];
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : defaults;
 const distDir = process.env.NEXT_DIST_DIR || ".next";
+const signedIn = process.env.SIZE_SIGNED_IN === "1";
 if (!existsSync(path.join(distDir, "BUILD_ID"))) {
   console.error(`No production build in ${distDir}: run \`npm run build\` first.`);
   process.exit(1);
@@ -26,7 +28,16 @@ const port = await new Promise((resolve) => {
 const base = `http://localhost:${port}`;
 const server = spawn(
   "node",
-  ["scripts/run-with-db.mjs", "--data", ".test-data/size", "--fresh", "--migrate", "node", "server.mjs"],
+  [
+    "scripts/run-with-db.mjs",
+    "--data",
+    ".test-data/size",
+    "--fresh",
+    "--migrate",
+    ...(signedIn ? ["--seed"] : []),
+    "node",
+    "server.mjs",
+  ],
   { env: { ...process.env, PORT: String(port), NODE_ENV: "production" }, stdio: "ignore", detached: true },
 );
 const stop = () => {
@@ -44,6 +55,21 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 500));
 }
 
+// Signed-in pages are measured as the seeded demo owner (README: demo accounts).
+let cookie = "";
+if (signedIn) {
+  const response = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({ email: "owner@abacus.local", password: "abacus-demo-2026" }),
+  });
+  if (!response.ok) throw new Error(`sign-in for the size report failed: HTTP ${response.status}`);
+  cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
 const cache = new Map();
 async function gzipSize(src) {
   if (!cache.has(src)) {
@@ -55,7 +81,12 @@ async function gzipSize(src) {
 
 const rows = [];
 for (const path of paths) {
-  const html = await (await fetch(base + path)).text();
+  const page = await fetch(base + path, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  if (page.status !== 200)
+    throw new Error(
+      `${path} answered ${page.status}${signedIn ? "" : " (signed-in page? set SIZE_SIGNED_IN=1)"}`,
+    );
+  const html = await page.text();
   const scripts = [...html.matchAll(/<script\b([^>]*)>/g)]
     .map((m) => m[1])
     .filter((attrs) => !/\bnoModule\b|\bnomodule\b/i.test(attrs))

@@ -26,6 +26,7 @@ export const config = {
     "/user-profile",
     "/user-profile/:path*",
     "/checkout",
+    "/receipt",
     "/admin",
     "/admin/:path*",
   ],

@@ -81,3 +81,35 @@ describe("error reporting variables", () => {
     );
   });
 });
+
+describe("billing variables", () => {
+  const valid = { ...base, AUTH_SECRET: "s".repeat(32) };
+  const pem =
+    "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n";
+
+  it("accepts an Ed25519 PKCS#8 receipt key, also with escaped newlines", () => {
+    expect(parseEnv({ ...valid, RECEIPT_SIGNING_KEY: pem }).RECEIPT_SIGNING_KEY).toBe(pem);
+    expect(() => parseEnv({ ...valid, RECEIPT_SIGNING_KEY: pem.replace(/\n/g, "\\n") })).not.toThrow();
+  });
+
+  it("refuses another kind of key and requires one in production on an external database", () => {
+    expect(() => parseEnv({ ...valid, RECEIPT_SIGNING_KEY: "not a key" })).toThrow(
+      /RECEIPT_SIGNING_KEY: must be an unencrypted Ed25519 private key/,
+    );
+    const p256 =
+      "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgoorydukSN7ZTqcOb\n96UfvAhd2IqzFDC1sgTzXz5Uel2hRANCAAR/RwpbHnmz1xMQTjSAP2EywY8jjDWX\nkefeu4va52U41FMcZyA6WwEXNVCWTRRRXtjODy5WQLhNG64F798Qboqm\n-----END PRIVATE KEY-----\n";
+    expect(() => parseEnv({ ...valid, RECEIPT_SIGNING_KEY: p256 })).toThrow(/RECEIPT_SIGNING_KEY: must be/);
+    expect(() => parseEnv({ ...valid, NODE_ENV: "production" })).toThrow(/RECEIPT_SIGNING_KEY: is required/);
+    expect(() => parseEnv({ ...valid, NODE_ENV: "production", RECEIPT_SIGNING_KEY: pem })).not.toThrow();
+  });
+
+  it("needs the webhook secret with a Stripe key", () => {
+    expect(() => parseEnv({ ...valid, STRIPE_SECRET_KEY: "sk_test_abc123" })).toThrow(
+      /STRIPE_WEBHOOK_SECRET: is required with STRIPE_SECRET_KEY/,
+    );
+    expect(
+      parseEnv({ ...valid, STRIPE_SECRET_KEY: "sk_test_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc" })
+        .STRIPE_SECRET_KEY,
+    ).toBe("sk_test_abc123");
+  });
+});

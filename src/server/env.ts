@@ -1,5 +1,7 @@
 import "server-only";
 import { z } from "zod";
+import { bytesToHex } from "@/core/crypto/encoding";
+import { parsePem } from "@/core/crypto/pem";
 import { parseDsn } from "@/core/monitoring/dsn";
 
 /**
@@ -24,6 +26,25 @@ const sampleRate = (fallback: number) =>
       .max(1, "must be a number from 0 to 1, such as 0.1")
       .default(fallback),
   );
+
+/** A PEM in an environment variable may arrive with its newlines written as `\n`. */
+export function pemFromEnv(value: string): string {
+  return value.includes("\\n") ? value.replace(/\\n/g, "\n") : value;
+}
+
+// PKCS#8 v1 of an Ed25519 key: SEQUENCE { INTEGER 0, SEQUENCE { OID 1.3.101.112 }, OCTET STRING { 32 bytes } }.
+// Checked without node:crypto, since this module is also loaded by the edge instrumentation; the
+// key is parsed for real (node:crypto) when it first signs.
+const ED25519_PKCS8_PREFIX = "302e020100300506032b657004220420";
+
+function isEd25519Pkcs8(value: string): boolean {
+  try {
+    const der = parsePem(pemFromEnv(value), ["PRIVATE KEY"]).der;
+    return der.length === 48 && bytesToHex(der.subarray(0, 16)) === ED25519_PKCS8_PREFIX;
+  } catch {
+    return false;
+  }
+}
 
 const schema = z
   .object({
@@ -54,6 +75,30 @@ const schema = z
       .string()
       .min(32, "must be at least 32 characters (try `openssl rand -base64 32`)")
       .optional(),
+    RECEIPT_SIGNING_KEY: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .refine(isEd25519Pkcs8, {
+          message:
+            "must be an unencrypted Ed25519 private key in PKCS#8 PEM (try `openssl genpkey -algorithm ed25519`)",
+        })
+        .optional(),
+    ),
+    STRIPE_SECRET_KEY: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: z.preprocess(
+      blankAsUnset,
+      z
+        .string()
+        .regex(/^whsec_[A-Za-z0-9+/=]+$/, "must be a Stripe webhook signing secret (whsec_…)")
+        .optional(),
+    ),
     VERCEL: bool,
     SENTRY_DSN: z.preprocess(
       blankAsUnset,
@@ -88,6 +133,23 @@ const schema = z
         code: "custom",
         path: ["AUTH_SECRET"],
         message: "is required when DATABASE_URL points at your own PostgreSQL server",
+      });
+    }
+    // Several instances on one database must sign with one key; without it each process would make
+    // its own (published, so still verifiable, but lost at every restart).
+    if (value.NODE_ENV === "production" && value.DATABASE_MODE === "external" && !value.RECEIPT_SIGNING_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RECEIPT_SIGNING_KEY"],
+        message:
+          "is required when DATABASE_URL points at your own PostgreSQL server (every instance must sign receipts with the same key)",
+      });
+    }
+    if (value.STRIPE_SECRET_KEY && !value.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "is required with STRIPE_SECRET_KEY (the webhook's signing secret, whsec_…)",
       });
     }
   });

@@ -11,7 +11,9 @@ const matrix: Record<string, Record<Role, Expect>> = {
   "/docs": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/contact": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/calculator": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
-  "/checkout": { anonymous: "sign-in", member: 404, orgAdmin: 200, platformAdmin: 404 },
+  // Members (the platform admin is one in the demo organization) see a page saying only owners and
+  // admins can change the plan, not a 404 (issue 11); tests/e2e/checkout.spec.ts checks its text.
+  "/checkout": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/dashboard": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/admin": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },
   "/admin/users": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },

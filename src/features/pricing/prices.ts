@@ -1,14 +1,7 @@
 import "server-only";
-import { type BillingInterval, type Plan, type PlanId, planPriceUsd } from "@/core/billing/plans";
-import {
-  convert,
-  formatMoney,
-  getCurrency,
-  type Money,
-  parseMoney,
-  type RateTable,
-  rateCurrencies,
-} from "@/core/money";
+import type { BillingInterval, Plan, PlanId } from "@/core/billing/plans";
+import { planPrice } from "@/core/billing/pricing";
+import { formatMoney, getCurrency, type Money, type RateTable, rateCurrencies } from "@/core/money";
 
 /** One currency's plan prices, formatted on the server so the page ships no decimal code. */
 export interface CurrencyPrices {
@@ -30,8 +23,8 @@ function display(m: Money): string {
 }
 
 /**
- * Every plan's price in USD, EUR and each currency of the rate table: the USD price converted exactly
- * and rounded once to the currency's minor units, half-even. USD comes first, then by code.
+ * Every plan's price in USD, EUR and each currency of the rate table (`planPrice`: the USD price
+ * converted exactly and rounded once to the currency's minor units, half-even). USD comes first, then by code.
  */
 export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null): CurrencyPrices[] {
   const codes = table ? rateCurrencies(table).filter((c) => c !== "USD" && getCurrency(c)) : [];
@@ -42,14 +35,13 @@ export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null
     for (const plan of plans) {
       prices[plan.id] = {} as Record<BillingInterval, string>;
       for (const interval of INTERVALS) {
-        const usd = parseMoney(planPriceUsd(plan, interval), "USD");
-        if (!usd.ok) throw new Error(`Bad price for ${plan.id}: ${usd.error.message}`);
-        const converted = code === "USD" ? usd : table ? convert(usd.value, code, table, "half-even") : null;
-        if (!converted?.ok) {
+        // The same function checkout charges with, so the two agree to the minor unit.
+        const converted = planPrice(plan, interval, code, table);
+        if (!converted.ok) {
           complete = false;
           break;
         }
-        prices[plan.id][interval] = display(converted.value);
+        prices[plan.id][interval] = display(converted.value.price);
       }
       if (!complete) break;
     }

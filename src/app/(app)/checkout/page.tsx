@@ -1,15 +1,99 @@
+import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/shell/coming-soon";
-import { MANAGER_ROLES, requireOrgRole } from "@/server/authz";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { CheckoutForm } from "@/features/checkout/checkout-form";
+import { newIdempotencyKey } from "@/features/checkout/idempotency";
+import { buildQuote, parseSelection } from "@/features/checkout/quote";
+import { OrderSelection } from "@/features/checkout/selection";
+import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
+import { getSubscription } from "@/server/billing/subscription";
+import { getDb } from "@/server/db/client";
+import { loadRateTable } from "@/server/fx";
 
 export const metadata: Metadata = { title: "Checkout" };
 
-export default async function Page() {
-  await requireOrgRole("/checkout", MANAGER_ROLES);
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<{ plan?: string; interval?: string; currency?: string }>;
+}) {
+  const viewer = await requireOrgRole("/checkout", ALL_MEMBER_ROLES);
+  if (viewer.memberRole === "member") return <OwnersOnly orgName={viewer.org.name} />;
+  const selection = parseSelection(await searchParams);
+  const db = getDb();
+  const [table, subscription] = await Promise.all([loadRateTable(db), getSubscription(db, viewer.org.id)]);
+  const quote = buildQuote(selection, table);
+  const current = currentPlanNote(subscription);
   return (
-    <ComingSoon
-      title="Checkout"
-      description="Checkout arrives with billing. Until then no plan can be bought and no card is taken; every organization is on the Free plan."
-    />
+    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
+      <p className="mt-2 text-muted-foreground">
+        {quote ? `${quote.plan.name} for ${viewer.org.name}. ${quote.plan.tagline}` : null}
+      </p>
+      {current ? (
+        <p className="mt-2 text-sm" data-testid="current-plan">
+          {current}
+        </p>
+      ) : null}
+      {quote ? (
+        <div className="mt-8 grid gap-8">
+          <OrderSelection
+            plan={quote.plan.id}
+            interval={quote.interval}
+            currency={quote.currency}
+            currencies={quote.currencies}
+          />
+          <CheckoutForm
+            quote={quote}
+            initialKey={newIdempotencyKey()}
+            defaultName={viewer.org.name}
+            defaultCountry=""
+          />
+        </div>
+      ) : (
+        <p className="mt-8 rounded-lg border border-border p-6 text-sm">
+          Prices cannot be computed right now because the exchange rates are missing. Try US dollars on the{" "}
+          <Link className="underline" href="/pricing">
+            pricing page
+          </Link>
+          .
+        </p>
+      )}
+    </div>
+  );
+}
+
+function currentPlanNote(sub: Awaited<ReturnType<typeof getSubscription>>): string | null {
+  if (sub?.status !== "active" || sub.currentPeriodEnd <= new Date()) return null;
+  const name = sub.plan === "pro" ? "Pro" : "Team";
+  const end = sub.currentPeriodEnd.toISOString().slice(0, 10);
+  return `Currently on ${name} (${sub.interval}) until ${end}. Paying now starts a new period from today.`;
+}
+
+function OwnersOnly({ orgName }: { orgName: string }) {
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16 sm:px-6 sm:py-24">
+      <h1 className="text-3xl font-semibold tracking-tight">Only owners and admins can change the plan</h1>
+      <div className="mt-8 rounded-lg border border-border bg-card p-6 sm:p-8">
+        <div className="flex items-start gap-4">
+          <ShieldCheck className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden />
+          <div className="grid gap-3">
+            <p className="text-sm leading-6 text-muted-foreground">
+              You are a member of {orgName}. Ask one of its owners or admins to upgrade the plan; you can see
+              the current plan and receipts on the dashboard.
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button asChild size="sm">
+                <Link href="/dashboard">Go to the dashboard</Link>
+              </Button>
+              <Button asChild variant="outline" size="sm">
+                <Link href="/pricing">See the plans</Link>
+              </Button>
+            </div>
+          </div>
+        </div>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,117 @@
+/**
+ * The price of a plan in any currency, and an order's net / tax / total. Pure and exact: the USD base
+ * price (a decimal string) is converted with the rate table as one fraction and rounded once to the
+ * currency's minor units (half-even); tax is computed on minor units and the parts always add up.
+ * The pricing page and checkout both call `planPrice`, so they agree to the last minor unit.
+ */
+import type { RoundingMode } from "../decimal/rounding";
+import { convert, crossRate, type Money, type MoneyResult, parseMoney, type RateTable } from "../money";
+import { addTax, extractTax } from "../money/tax";
+import { type BillingInterval, type Plan, planPriceUsd } from "./plans";
+import { standardTaxRate } from "./tax-rates";
+
+export const PRICE_ROUNDING: RoundingMode = "half-even";
+
+export interface PlanPrice {
+  /** The price in the chosen currency, rounded once to its minor units. */
+  readonly price: Money;
+  /** The USD base price it was converted from ("12.00"). */
+  readonly usd: string;
+  /** USD → currency cross rate used (34 significant digits, for display and the record); "1" for USD. */
+  readonly fxRate: string;
+  /** The rate table's date (YYYY-MM-DD); for USD the table's date too. */
+  readonly fxDate: string;
+}
+
+export function planPrice(
+  plan: Plan,
+  interval: BillingInterval,
+  currency: string,
+  table: RateTable | null,
+): MoneyResult<PlanPrice> {
+  const usdText = planPriceUsd(plan, interval);
+  const usd = parseMoney(usdText, "USD");
+  if (!usd.ok) return usd;
+  const code = currency.toUpperCase();
+  if (code === "USD") {
+    return { ok: true, value: { price: usd.value, usd: usdText, fxRate: "1", fxDate: table?.date ?? "" } };
+  }
+  if (!table) return { ok: false, error: { code: "no_rate", message: "No exchange rates are loaded" } };
+  const converted = convert(usd.value, code, table, PRICE_ROUNDING);
+  if (!converted.ok) return converted;
+  const rate = crossRate(table, "USD", code);
+  if (!rate.ok) return rate;
+  return {
+    ok: true,
+    value: { price: converted.value, usd: usdText, fxRate: rate.value, fxDate: table.date },
+  };
+}
+
+/**
+ * How a price relates to tax: `exclusive` (the price is before tax; tax is added on top) or `inclusive`
+ * (the price already contains the tax; the tax is extracted from it).
+ */
+export type TaxTreatment = "exclusive" | "inclusive";
+
+export interface OrderAmounts {
+  readonly net: Money;
+  readonly tax: Money;
+  readonly total: Money;
+  /** The tax rate applied, a percentage string ("20", "8.1"). */
+  readonly taxRate: string;
+  readonly treatment: TaxTreatment;
+}
+
+/** Net, tax and total for a price at a percentage rate; net + tax = total exactly. */
+export function applyTax(price: Money, ratePercent: string, treatment: TaxTreatment): OrderAmounts {
+  const b =
+    treatment === "exclusive"
+      ? addTax(price, `${ratePercent}%`, PRICE_ROUNDING)
+      : extractTax(price, `${ratePercent}%`, PRICE_ROUNDING);
+  return { net: b.net, tax: b.tax, total: b.gross, taxRate: ratePercent, treatment };
+}
+
+export interface Quote extends OrderAmounts {
+  readonly plan: Plan;
+  readonly interval: BillingInterval;
+  readonly country: string;
+  readonly usd: string;
+  readonly fxRate: string;
+  readonly fxDate: string;
+}
+
+/**
+ * The whole order for a plan, interval, currency and billing country. Abacus's list prices are before
+ * tax (the pricing page says so), so checkout uses the `exclusive` treatment unless told otherwise.
+ */
+export function quoteOrder(input: {
+  plan: Plan;
+  interval: BillingInterval;
+  currency: string;
+  country: string;
+  table: RateTable | null;
+  treatment?: TaxTreatment;
+}): MoneyResult<Quote> {
+  const rate = standardTaxRate(input.country);
+  if (rate === undefined) {
+    return {
+      ok: false,
+      error: { code: "invalid_amount", message: `No tax rate is known for country ${input.country}` },
+    };
+  }
+  const price = planPrice(input.plan, input.interval, input.currency, input.table);
+  if (!price.ok) return price;
+  const amounts = applyTax(price.value.price, rate, input.treatment ?? "exclusive");
+  return {
+    ok: true,
+    value: {
+      ...amounts,
+      plan: input.plan,
+      interval: input.interval,
+      country: input.country.toUpperCase(),
+      usd: price.value.usd,
+      fxRate: price.value.fxRate,
+      fxDate: price.value.fxDate,
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Subscription periods and what happens at their end. Pure: `now` is passed in.
+ *
+ * A paid order starts a period (one month or one year). During it the organization has the plan it
+ * paid for. Cancel at period end returns it to Free when the period ends; a downgrade (Team to Pro)
+ * takes effect at the period's end. Changes never cut a paid period short.
+ */
+import type { BillingInterval, PlanId } from "./plans";
+
+/** The same day of the month one month (or one year) later, clamped to the month's last day, in UTC. */
+export function addPeriod(start: Date, interval: BillingInterval): Date {
+  const months = interval === "yearly" ? 12 : 1;
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const d = new Date(start);
+  d.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
+  return d;
+}
+
+export interface SubscriptionState {
+  plan: Exclude<PlanId, "free">;
+  interval: BillingInterval;
+  status: "active" | "ended";
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  scheduledPlan: Exclude<PlanId, "free"> | null;
+}
+
+/** The plan an organization has now. */
+export function effectivePlan(sub: SubscriptionState | null | undefined, now: Date): PlanId {
+  if (sub?.status !== "active") return "free";
+  if (now < sub.currentPeriodEnd) return sub.plan;
+  if (sub.cancelAtPeriodEnd) return "free";
+  return sub.scheduledPlan ?? sub.plan;
+}
+
+const RANK: Record<PlanId, number> = { free: 0, pro: 1, team: 2 };
+
+/** Plans an owner can schedule for the end of the period: every lower paid plan. */
+export function downgradeTargets(plan: PlanId): Exclude<PlanId, "free">[] {
+  return (["pro", "team"] as const).filter((p) => RANK[p] < RANK[plan]);
+}
+
+export function isUpgradeOrChange(current: PlanId, target: PlanId): boolean {
+  return RANK[target] >= RANK[current];
+}

@@ -1,0 +1,54 @@
+"use server";
+
+import { checkCard } from "@/core/billing/card";
+import { type ActionResult, action } from "@/server/action";
+import { MANAGER_ROLES } from "@/server/authz";
+import { processCheckout } from "@/server/billing/checkout";
+import { getDb } from "@/server/db/client";
+import { getEnv } from "@/server/env";
+import { loadRateTable } from "@/server/fx";
+import { getPaymentProvider } from "@/server/payments";
+import { checkoutSchema } from "./schemas";
+
+export type CheckoutResult = ActionResult<{ receiptNumber: string | null; alreadyActive: boolean }>;
+
+/**
+ * Pays for a plan. The card lives only in this request: `processCheckout` keeps its brand and last
+ * four digits, and nothing here logs the input.
+ */
+export const checkoutAction = action(
+  { kind: "org", roles: MANAGER_ROLES },
+  checkoutSchema,
+  async ({ viewer, input }): Promise<CheckoutResult> => {
+    const card = checkCard({ number: input.cardNumber, expiry: input.expiry, cvc: input.cvc }, new Date());
+    if (!card.ok) {
+      return { ok: false, error: "Please correct the card details.", fieldErrors: card.errors };
+    }
+    const db = getDb();
+    const outcome = await processCheckout(
+      db,
+      await getPaymentProvider(),
+      await loadRateTable(db),
+      {
+        organization: viewer.org,
+        userId: viewer.user.id,
+        idempotencyKey: input.idempotencyKey,
+        plan: input.plan,
+        interval: input.interval,
+        currency: input.currency,
+        billing: { name: input.name, country: input.country, vatId: input.vatId || null },
+        card: card.card,
+      },
+      { issuer: getEnv().APP_URL ?? "Abacus" },
+    );
+    if (outcome.status === "invalid") return { ok: false, error: outcome.message };
+    if (outcome.status === "failed") {
+      return { ok: false, error: outcome.reason, fieldErrors: { cardNumber: outcome.reason } };
+    }
+    return {
+      ok: true,
+      data: { receiptNumber: outcome.receiptNumber, alreadyActive: outcome.alreadyActive ?? false },
+      message: outcome.alreadyActive ? "Your organization already has this plan." : "Payment received.",
+    };
+  },
+);

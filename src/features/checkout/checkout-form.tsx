@@ -1,0 +1,220 @@
+"use client";
+
+import { CreditCard, Lock } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState } from "react";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { Field } from "@/components/ui/field";
+import { Input, Label, NativeSelect } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { detectBrand, formatCardNumber } from "@/core/billing/card";
+import { checkoutAction } from "./actions";
+import { newIdempotencyKey } from "./idempotency";
+import type { CheckoutQuote } from "./quote";
+
+/**
+ * The checkout form and its live order summary. Amounts for every billing country arrive computed on
+ * the server; this only picks one. The idempotency key is fixed for one attempt: a double click or a
+ * retry sends the same key (and the server charges once); after a failed payment a new key is made
+ * so that a corrected card can be tried.
+ */
+export function CheckoutForm({
+  quote,
+  initialKey,
+  defaultName,
+  defaultCountry,
+}: {
+  quote: CheckoutQuote;
+  initialKey: string;
+  defaultName: string;
+  defaultCountry: string;
+}) {
+  const router = useRouter();
+  const key = useRef(initialKey);
+  const [inclusive, setInclusive] = useState(false);
+  const selectId = useId();
+  const form = useActionForm(
+    { name: defaultName, country: defaultCountry, vatId: "", cardNumber: "", expiry: "", cvc: "" },
+    async (values) => {
+      const result = await checkoutAction({
+        ...values,
+        plan: quote.plan.id,
+        interval: quote.interval,
+        currency: quote.currency,
+        idempotencyKey: key.current,
+      });
+      // A failed attempt is final under its key; the next attempt is a new one. (A request that never
+      // came back throws instead, and its retry keeps the key, so it cannot charge twice.)
+      if (!result.ok) key.current = newIdempotencyKey();
+      return result;
+    },
+    {
+      idPrefix: "checkout",
+      success: (r) =>
+        r.data.alreadyActive
+          ? `Your organization already has ${quote.plan.name}: here is its receipt.`
+          : `Payment received. ${quote.plan.name} is active.`,
+      onSuccess: (r) => {
+        router.push(r.data.receiptNumber ? `/receipt?number=${r.data.receiptNumber}` : "/dashboard");
+      },
+    },
+  );
+  const country = quote.countries.find((c) => c.code === form.values.country);
+  const brand = detectBrand(form.values.cardNumber);
+  const amex = brand === "American Express";
+  const per = quote.interval === "monthly" ? "month" : "year";
+
+  return (
+    <form
+      noValidate
+      onSubmit={form.submit}
+      className="grid gap-8 lg:grid-cols-[1fr_22rem]"
+      aria-describedby="checkout-form-error"
+    >
+      <div className="grid content-start gap-6">
+        <fieldset className="grid gap-2 rounded-lg border border-border bg-card p-6">
+          <legend className="px-1 text-base font-semibold">Billing details</legend>
+          <Field id="checkout-name" label="Name on the receipt" error={form.fieldErrors.name}>
+            {(props) => <Input {...props} {...form.field("name")} autoComplete="organization" />}
+          </Field>
+          <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
+            <Field id="checkout-country" label="Country" error={form.fieldErrors.country}>
+              {(props) => (
+                <NativeSelect {...props} {...form.field("country")} autoComplete="country">
+                  <option value="" disabled>
+                    Choose a country…
+                  </option>
+                  {quote.countries.map((c) => (
+                    <option key={c.code} value={c.code}>
+                      {c.name}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </Field>
+            <Field id="checkout-vatId" label="VAT id (optional)" error={form.fieldErrors.vatId}>
+              {(props) => <Input {...props} {...form.field("vatId")} autoComplete="off" spellCheck={false} />}
+            </Field>
+          </div>
+        </fieldset>
+
+        <fieldset className="grid gap-2 rounded-lg border border-border bg-card p-6">
+          <legend className="px-1 text-base font-semibold">Card</legend>
+          <Field
+            id="checkout-cardNumber"
+            label="Card number"
+            hint={brand ? `${brand}` : "Test cards are listed in the docs under Plans and billing."}
+            error={form.fieldErrors.cardNumber}
+          >
+            {(props) => (
+              <div className="relative">
+                <Input
+                  {...props}
+                  name="cardNumber"
+                  value={form.values.cardNumber}
+                  onChange={(e) =>
+                    form.setValues((v) => ({ ...v, cardNumber: formatCardNumber(e.target.value) }))
+                  }
+                  inputMode="numeric"
+                  autoComplete="cc-number"
+                  placeholder="1234 1234 1234 1234"
+                  className="tabular pr-10 font-mono"
+                />
+                <CreditCard
+                  className="pointer-events-none absolute top-3 right-3 size-4 text-muted-foreground"
+                  aria-hidden
+                />
+              </div>
+            )}
+          </Field>
+          <div className="grid grid-cols-2 gap-4">
+            <Field id="checkout-expiry" label="Expiry (MM/YY)" error={form.fieldErrors.expiry}>
+              {(props) => (
+                <Input
+                  {...props}
+                  {...form.field("expiry")}
+                  inputMode="numeric"
+                  autoComplete="cc-exp"
+                  placeholder="MM/YY"
+                  className="tabular"
+                />
+              )}
+            </Field>
+            <Field id="checkout-cvc" label="Security code" error={form.fieldErrors.cvc}>
+              {(props) => (
+                <Input
+                  {...props}
+                  {...form.field("cvc")}
+                  inputMode="numeric"
+                  autoComplete="cc-csc"
+                  placeholder={amex ? "4 digits" : "3 digits"}
+                  className="tabular"
+                />
+              )}
+            </Field>
+          </div>
+          <p className="flex items-center gap-2 text-xs text-muted-foreground">
+            <Lock className="size-3.5" aria-hidden />
+            Only the card's brand and last four digits are kept.
+          </p>
+        </fieldset>
+      </div>
+
+      <aside aria-labelledby="order-summary" className="grid content-start gap-4 lg:sticky lg:top-20">
+        <div className="rounded-lg border border-border bg-card p-6">
+          <h2 id="order-summary" className="text-base font-semibold">
+            Order summary
+          </h2>
+          <dl className="mt-4 grid gap-3 text-sm">
+            <div className="flex items-baseline justify-between gap-4">
+              <dt>
+                {quote.plan.name}, {quote.interval}
+              </dt>
+              <dd className="tabular" data-testid="summary-price">
+                {inclusive && country ? country.total : quote.price}
+              </dd>
+            </div>
+            <div className="flex items-baseline justify-between gap-4 text-muted-foreground">
+              <dt>{country ? `Tax (${country.code} ${country.rate}%)` : "Tax"}</dt>
+              <dd className="tabular" data-testid="summary-tax">
+                {country ? (inclusive ? `incl. ${country.tax}` : country.tax) : "Choose a country"}
+              </dd>
+            </div>
+            <div className="flex items-baseline justify-between gap-4 border-t border-border pt-3 text-base font-semibold">
+              <dt>Total</dt>
+              <dd className="tabular" data-testid="summary-total">
+                {country ? country.total : quote.price}
+              </dd>
+            </div>
+          </dl>
+          <p className="mt-1 text-xs text-muted-foreground">
+            {quote.currency} per {per}
+            {country ? "" : ", before tax"}.
+          </p>
+          <div className="mt-4 flex items-center gap-2">
+            <input
+              id={selectId}
+              type="checkbox"
+              checked={inclusive}
+              onChange={(e) => setInclusive(e.target.checked)}
+              className="size-4 accent-primary"
+            />
+            <Label htmlFor={selectId} className="font-normal">
+              Show the price with tax included
+            </Label>
+          </div>
+          <SubmitButton pending={form.pending} pendingLabel="Paying…" className="mt-6 w-full">
+            {country ? `Pay ${country.total}` : "Pay"}
+          </SubmitButton>
+          <FormError id="checkout-form-error" message={form.formError} />
+        </div>
+        <p className="text-xs leading-5 text-muted-foreground">
+          {quote.currency === "USD"
+            ? `Prices are set in US dollars.`
+            : `${quote.usd} USD converted at ${quote.fxRate.slice(0, 12)} (ECB rates of ${quote.fxDate}), rounded once to ${quote.currencyName} minor units.`}{" "}
+          Tax: standard VAT/GST rates as of {quote.taxDate}.
+        </p>
+      </aside>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** The checkout form. Card fields are checked in detail by `checkCard` (core); here only bounded. */
+export const checkoutSchema = z.object({
+  plan: z.enum(["pro", "team"], "Choose Pro or Team."),
+  interval: z.enum(["monthly", "yearly"], "Choose monthly or yearly."),
+  currency: z.string().regex(/^[A-Z]{3}$/, "Choose a currency."),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Enter the name to put on the receipt.")
+    .max(200, "Use at most 200 characters."),
+  country: z.string().regex(/^[A-Z]{2}$/, "Choose your billing country."),
+  vatId: z
+    .string()
+    .trim()
+    .max(32, "A VAT id has at most 32 characters.")
+    .regex(/^[A-Za-z0-9 .-]*$/, "Use letters, digits, spaces, dots and dashes only."),
+  cardNumber: z.string().max(40, "This is not a card number we recognise."),
+  expiry: z.string().max(10, "Enter the expiry as MM/YY."),
+  cvc: z.string().max(8, "Enter the security code."),
+  idempotencyKey: z.uuid("Reload the page and try again."),
+});
+
+export type CheckoutValues = z.input<typeof checkoutSchema>;
+
+export const verifyReceiptBody = z.object({
+  receipt: z.union([z.string().max(16_384, "The receipt is too large."), z.record(z.string(), z.unknown())], {
+    error: "receipt must be the receipt's JSON (an object or its text)",
+  }),
+  signature: z.string({ error: "signature is required (base64)" }).max(200, "signature is too long"),
+});

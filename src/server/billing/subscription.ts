@@ -1,0 +1,72 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { PlanId } from "@/core/billing/plans";
+import { downgradeTargets, effectivePlan } from "@/core/billing/subscription";
+import type { Db } from "../db/client";
+import { subscriptions } from "../db/schema";
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export async function getSubscription(db: Db, organizationId: string): Promise<SubscriptionRow | null> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
+  return row ?? null;
+}
+
+/** The plan the organization has now (Free without a subscription or after it ended). */
+export async function organizationPlan(db: Db, organizationId: string, now = new Date()): Promise<PlanId> {
+  return effectivePlan(await getSubscription(db, organizationId), now);
+}
+
+export type ChangeResult = { ok: true; subscription: SubscriptionRow } | { ok: false; error: string };
+
+async function activeSubscription(db: Db, organizationId: string, now: Date) {
+  const sub = await getSubscription(db, organizationId);
+  if (!sub || effectivePlan(sub, now) === "free" || sub.currentPeriodEnd <= now) return null;
+  return sub;
+}
+
+async function update(db: Db, organizationId: string, set: Partial<SubscriptionRow>): Promise<ChangeResult> {
+  const [row] = await db
+    .update(subscriptions)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(subscriptions.organizationId, organizationId))
+    .returning();
+  return row ? { ok: true, subscription: row } : { ok: false, error: "There is no subscription to change." };
+}
+
+/** Stops the plan at the end of the paid period; the organization then returns to Free. */
+export async function cancelAtPeriodEnd(
+  db: Db,
+  organizationId: string,
+  now = new Date(),
+): Promise<ChangeResult> {
+  const sub = await activeSubscription(db, organizationId, now);
+  if (!sub) return { ok: false, error: "This organization is on the Free plan: there is nothing to cancel." };
+  if (sub.cancelAtPeriodEnd) return { ok: false, error: "The plan is already set to end with this period." };
+  return update(db, organizationId, { cancelAtPeriodEnd: true, scheduledPlan: null });
+}
+
+/** Moves to a lower paid plan when the paid period ends (Team to Pro). */
+export async function scheduleDowngrade(
+  db: Db,
+  organizationId: string,
+  target: PlanId,
+  now = new Date(),
+): Promise<ChangeResult> {
+  if (target === "free") return cancelAtPeriodEnd(db, organizationId, now);
+  const sub = await activeSubscription(db, organizationId, now);
+  if (!sub)
+    return { ok: false, error: "This organization is on the Free plan: there is nothing to downgrade." };
+  if (!downgradeTargets(sub.plan).includes(target)) {
+    return { ok: false, error: `${sub.plan === "pro" ? "Pro" : "Team"} cannot be downgraded to that plan.` };
+  }
+  return update(db, organizationId, { scheduledPlan: target, cancelAtPeriodEnd: false });
+}
+
+/** Undoes a scheduled cancellation or downgrade: the plan continues as it is. */
+export async function keepPlan(db: Db, organizationId: string, now = new Date()): Promise<ChangeResult> {
+  const sub = await activeSubscription(db, organizationId, now);
+  if (!sub) return { ok: false, error: "There is no active plan to keep." };
+  if (!sub.cancelAtPeriodEnd && !sub.scheduledPlan) return { ok: false, error: "No change is scheduled." };
+  return update(db, organizationId, { cancelAtPeriodEnd: false, scheduledPlan: null });
+}

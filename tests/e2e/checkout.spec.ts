@@ -1,0 +1,203 @@
+import { expect, type Page, test } from "@playwright/test";
+import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
+import { testSql } from "./support";
+
+// Checkout with the built-in test provider (docs: Plans and billing → Test cards). Each journey
+// signs up, onboards and pays: more steps than the default 30 s allows on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+const sql = testSql();
+test.afterAll(async () => {
+  await sql.end();
+});
+// The first sign-up on a fresh server loads the auth screens' code; do that before anything is timed.
+test.beforeAll(async ({ request }) => {
+  await request.get("/sign-up");
+  await request.get("/onboarding", { maxRedirects: 0 });
+});
+
+async function newOwner(page: Page, name: string) {
+  const email = uniqueEmail(name.toLowerCase());
+  await signUpAndOnboard(page, { name, email, org: `${name} Books` });
+  return email;
+}
+
+async function ordersOf(email: string) {
+  return sql<{ status: string; total_minor: string; currency: string; payments: string }[]>`
+    select o.status, o.total_minor::text, o.currency,
+      (select count(*) from payments p where p.order_id = o.id)::text as payments
+    from orders o
+    join member m on m.organization_id = o.organization_id
+    join "user" u on u.id = m.user_id
+    where u.email = ${email}`;
+}
+
+async function fillCheckout(page: Page, card: string, country = "Japan") {
+  await page.getByLabel("Country").selectOption({ label: country });
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+  await page.getByLabel("Security code").fill("123");
+}
+
+test("an owner buys Pro in JPY from /pricing, gets a receipt and verifies it in the workbench", async ({
+  page,
+}) => {
+  const email = await newOwner(page, "Hana");
+  await page.goto("/pricing");
+  await page.getByLabel("Currency").selectOption("JPY");
+  await expect(page.getByTestId("price-pro")).toHaveText("¥1,880");
+  await page.getByRole("link", { name: "Choose Pro" }).click();
+  await expect(page).toHaveURL(/\/checkout\?plan=pro&interval=monthly&currency=JPY/);
+  // The same price as the pricing page, to the yen.
+  await expect(page.getByTestId("summary-price")).toHaveText("¥1,880");
+  await fillCheckout(page, "4242 4242 4242 4242");
+  await expect(page.getByTestId("summary-tax")).toHaveText("¥188");
+  await expect(page.getByTestId("summary-total")).toHaveText("¥2,068");
+  await expect(page.getByText("Visa", { exact: true })).toBeVisible();
+
+  const submitted = Date.now();
+  await page.getByRole("button", { name: "Pay ¥2,068" }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=AB-\d{4}-[0-9A-F]{12}/, { timeout: 30_000 });
+  await expect(page.getByTestId("receipt-total")).toHaveText("¥2,068");
+  test.info().annotations.push({ type: "submit-to-receipt-ms", description: String(Date.now() - submitted) });
+  await expect(page.getByText("Visa ending 4242")).toBeVisible();
+
+  const orders = await ordersOf(email);
+  expect(orders).toEqual([{ status: "paid", total_minor: "2068", currency: "JPY", payments: "1" }]);
+
+  // The downloaded receipt is the exact signed bytes.
+  const number = new URL(page.url()).searchParams.get("number") ?? "";
+  const json = await page.request.get(`/receipt/download?number=${number}&file=json`);
+  expect(await json.text()).toContain('"total":"2068"');
+  const verified = await page.request.post("/api/v1/receipts/verify", {
+    data: {
+      receipt: await json.text(),
+      signature: (await page.getByTestId("receipt-signature").textContent())?.trim(),
+    },
+  });
+  expect(await verified.json()).toMatchObject({ valid: true, receiptNumber: number });
+  const forged = await page.request.post("/api/v1/receipts/verify", {
+    data: {
+      receipt: (await json.text()).replace('"total":"2068"', '"total":"1"'),
+      signature: (await page.getByTestId("receipt-signature").textContent())?.trim(),
+    },
+  });
+  expect(await forged.json()).toMatchObject({ valid: false, code: "bad_signature" });
+  const keys = await (await page.request.get("/api/v1/receipt-keys")).json();
+  const kid = JSON.parse(await json.text()).kid;
+  expect(keys.keys).toContainEqual(
+    expect.objectContaining({
+      kid,
+      kty: "OKP",
+      crv: "Ed25519",
+      status: "current",
+      pem: expect.stringContaining("BEGIN PUBLIC KEY"),
+    }),
+  );
+
+  await page.getByRole("link", { name: "Verify in the workbench" }).click();
+  await expect(page).toHaveURL(/mode=crypto&tool=receipt/);
+  await expect(page.getByLabel("Receipt (receipt.json)")).toHaveValue(/"receiptNumber"/);
+  await page.getByRole("button", { name: "Verify receipt" }).click();
+  await expect(page.getByTestId("receipt-valid")).toContainText(
+    `receipt ${number} was signed by this instance`,
+  );
+
+  // An altered receipt is refused in the workbench.
+  const receiptBox = page.getByLabel("Receipt (receipt.json)");
+  await receiptBox.fill((await receiptBox.inputValue()).replace('"total":"2068"', '"total":"1"'));
+  await page.getByRole("button", { name: "Verify receipt" }).click();
+  await expect(page.getByTestId("receipt-invalid")).toContainText("does not match");
+
+  // The dashboard shows the plan and the receipt.
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("billing-plan")).toContainText("Pro plan, billed monthly in JPY");
+  await expect(page.getByRole("link", { name: number })).toBeVisible();
+});
+
+test("a declined card keeps the form filled in and leaves a failed order", async ({ page }) => {
+  const email = await newOwner(page, "Dara");
+  await page.goto("/checkout?plan=team&interval=yearly&currency=EUR");
+  await fillCheckout(page, "4000000000000002", "Germany");
+  await page.getByLabel("VAT id (optional)").fill("DE123456789");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.locator("#checkout-cardNumber-error")).toHaveText(/Your card was declined/);
+  await expect(page).toHaveURL(/\/checkout/);
+  await expect(page.getByLabel("Card number")).toHaveValue("4000 0000 0000 0002");
+  await expect(page.getByLabel("Country")).toHaveValue("DE");
+  await expect(page.getByLabel("VAT id (optional)")).toHaveValue("DE123456789");
+  expect((await ordersOf(email)).map((o) => o.status)).toEqual(["failed"]);
+
+  // Bad input: per-field errors, values kept, nothing ordered.
+  await page.getByLabel("Card number").fill("4242 4242 4242 4241");
+  await page.getByLabel("Expiry (MM/YY)").fill("13/30");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.locator("#checkout-cardNumber-error")).toHaveText(/not valid/);
+  await expect(page.locator("#checkout-expiry-error")).toHaveText(/01 to 12/);
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4241");
+  expect(await ordersOf(email)).toHaveLength(1);
+
+  // A corrected card then pays (a new attempt, a new idempotency key).
+  await page.getByLabel("Card number").fill("4242424242424242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=/, { timeout: 30_000 });
+  expect((await ordersOf(email)).map((o) => o.status).sort()).toEqual(["failed", "paid"]);
+});
+
+test("a member sees that only owners and admins can change the plan", async ({ page }) => {
+  await signIn(page, demo.member);
+  const response = await page.goto("/checkout?plan=pro&interval=monthly&currency=USD");
+  expect(response?.status()).toBe(200);
+  await expect(
+    page.getByRole("heading", { name: "Only owners and admins can change the plan" }),
+  ).toBeVisible();
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  await page.goto("/dashboard");
+  await expect(page.getByText("Only owners and admins can change the plan.")).toBeVisible();
+});
+
+test("a double submit charges once", async ({ page }) => {
+  const email = await newOwner(page, "Remy");
+  await page.goto("/checkout?plan=pro&interval=monthly&currency=USD");
+  await fillCheckout(page, "4000 0000 0000 3063", "United States");
+  // Two submits of one form before the first answers (the slow card takes 3 s), then a double click.
+  await page
+    .locator("form")
+    .filter({ has: page.getByLabel("Card number") })
+    .evaluate((form: HTMLFormElement) => {
+      form.requestSubmit();
+      form.requestSubmit();
+    });
+  await page.getByRole("button", { name: /^Pay|Paying/ }).dblclick({ force: true });
+  await expect(page).toHaveURL(/\/receipt\?number=/, { timeout: 30_000 });
+  const orders = await ordersOf(email);
+  expect(orders).toEqual([{ status: "paid", total_minor: "1200", currency: "USD", payments: "1" }]);
+});
+
+test("an owner downgrades and cancels at period end from the dashboard, with confirmation", async ({
+  page,
+}) => {
+  await newOwner(page, "Ines");
+  await page.goto("/checkout?plan=team&interval=monthly&currency=USD");
+  await fillCheckout(page, "5555 5555 5555 4444", "United States");
+  await page.getByRole("button", { name: "Pay $39.00" }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=/, { timeout: 30_000 });
+  await page.goto("/dashboard");
+  await expect(page.getByTestId("billing-plan")).toContainText("Team plan, billed monthly in USD");
+
+  await page.getByRole("button", { name: "Downgrade to Pro…" }).click();
+  await expect(page.getByRole("alertdialog")).toContainText("Team stays until");
+  await page.getByRole("button", { name: "No, keep it" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await page.getByRole("button", { name: "Downgrade to Pro…" }).click();
+  await page.getByRole("button", { name: "Yes, downgrade to Pro" }).click();
+  await expect(page.getByText("Moves to Pro when this period ends.")).toBeVisible();
+  // Still Team until the period ends.
+  await expect(page.getByTestId("billing-plan")).toContainText("Team plan");
+
+  await page.getByRole("button", { name: "Keep Team" }).click();
+  await expect(page.getByText("Moves to Pro when this period ends.")).toHaveCount(0);
+  await page.getByRole("button", { name: "Cancel at period end…" }).click();
+  await page.getByRole("button", { name: "Yes, cancel at period end" }).click();
+  await expect(page.getByText("Ends with this period; then back to Free.")).toBeVisible();
+});
