@@ -157,7 +157,7 @@ describe("guards", () => {
   });
 
   it("every admin page calls requireAdmin, which answers 404 to non-admins", async () => {
-    const root = path.resolve("src/app/admin");
+    const root = path.resolve("src/app/(admin)/admin");
     const pages: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
