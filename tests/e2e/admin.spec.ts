@@ -1,7 +1,16 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { demo, signIn, uniqueEmail } from "./auth-helpers";
+import { DEMO_PASSWORD, demo, uniqueEmail } from "./auth-helpers";
 import { testSql } from "./support";
+
+/** Signs in through the form; password hashing is slow on a loaded machine, so it waits longer. */
+async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/sign-in/, { timeout: 30_000 });
+}
 
 async function adminPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext();

@@ -208,8 +208,12 @@ export function RatesImport() {
             <span className="font-medium">{file?.name}</span>: {preview.rowCount} rates on{" "}
             {preview.dates.length} date
             {preview.dates.length === 1 ? "" : "s"}
-            {preview.dates.length ? ` (${preview.dates.at(-1)} to ${preview.dates[0]})` : ""}. History:{" "}
-            {preview.added} new, {preview.changed} changed, {preview.unchanged} unchanged.
+            {preview.dates.length > 1
+              ? ` (${preview.dates.at(-1)} to ${preview.dates[0]})`
+              : preview.dates.length
+                ? ` (${preview.dates[0]})`
+                : ""}
+            . History: {preview.added} new, {preview.changed} changed, {preview.unchanged} unchanged.
           </p>
           {preview.issues.length ? (
             <div className="grid gap-2">
