@@ -2,7 +2,15 @@ import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { type AuditActor, writeAudit } from "./audit";
 import type { Db } from "./db/client";
-import { contactMessages, monitoringEvents, organization, pageViews, user } from "./db/schema";
+import {
+  contactMessages,
+  monitoringEvents,
+  orders,
+  organization,
+  pageViews,
+  subscriptions,
+  user,
+} from "./db/schema";
 
 /** What /admin shows: counts, revenue, sign-ups, inbox, error reports, traffic and system facts. */
 
@@ -18,27 +26,33 @@ export async function instanceCounts(db: Db) {
   };
 }
 
-/**
- * Paid organizations. Subscriptions are recorded by checkout (issue 11), which this branch does not
- * have yet: until then there are none, and the page says so.
- * TODO(merge): count `subscriptions` whose status is active once that table exists.
- */
-export async function activeSubscriptions(_db: Db): Promise<number> {
-  return 0;
+/** Paid organizations: subscriptions that are active and whose current period has not ended. */
+export async function activeSubscriptions(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.status, "active"), sql`${subscriptions.currentPeriodEnd} > now()`));
+  return row?.n ?? 0;
 }
 
 export type RevenueRow = { currency: string; totalMinor: bigint; orders: number };
 
 /**
- * Revenue per currency as exact sums of paid orders' totals, in minor units.
- * TODO(merge): the `orders` table of issue 11 (status 'paid', currency, total_minor bigint, paid_at)
- * is not on this branch; once it is, replace the body with:
- *   select currency, sum(total_minor)::text as total, count(*)::int as orders
- *   from orders where status = 'paid' group by currency order by currency
- * and return `BigInt(total)` (the sum stays exact: numeric in SQL, bigint here, never a float).
+ * Revenue per currency as exact sums of paid orders' totals, in minor units: summed as numeric in
+ * SQL, carried as text, returned as bigint, never a float.
  */
-export async function revenueByCurrency(_db: Db): Promise<RevenueRow[]> {
-  return [];
+export async function revenueByCurrency(db: Db): Promise<RevenueRow[]> {
+  const rows = await db
+    .select({
+      currency: orders.currency,
+      total: sql<string>`sum(${orders.totalMinor})::text`,
+      orders: sql<number>`count(*)::int`,
+    })
+    .from(orders)
+    .where(eq(orders.status, "paid"))
+    .groupBy(orders.currency)
+    .orderBy(orders.currency);
+  return rows.map((r) => ({ currency: r.currency, totalMinor: BigInt(r.total), orders: Number(r.orders) }));
 }
 
 export type DayCount = { day: string; count: number };

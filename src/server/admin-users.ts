@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { PlatformRole } from "@/core/auth/roles";
 import { type AuditActor, writeAudit } from "./audit";
 import type { Db } from "./db/client";
 import { member, organization, session, user } from "./db/schema";
@@ -13,8 +14,8 @@ import { member, organization, session, user } from "./db/schema";
 
 export const USER_SORTS = ["created", "name", "email", "role"] as const;
 export type UserSort = (typeof USER_SORTS)[number];
-export const PLATFORM_ROLE_VALUES = ["user", "admin"] as const;
-export type PlatformRoleValue = (typeof PLATFORM_ROLE_VALUES)[number];
+export { PLATFORM_ROLES as PLATFORM_ROLE_VALUES } from "@/core/auth/roles";
+export type PlatformRoleValue = PlatformRole;
 
 export type UserQuery = {
   q?: string;

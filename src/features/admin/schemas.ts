@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PLATFORM_ROLES } from "@/core/auth/roles";
 import { isIsoDate, isPositiveRate, MAX_RATES_FILE_CHARS } from "@/core/money/rates";
 
 /** Inputs of the admin actions; every one is validated here before anything runs. */
@@ -8,7 +9,7 @@ const isoDate = z.string().trim().refine(isIsoDate, "Use a real date, YYYY-MM-DD
 
 export const userIdSchema = z.object({ userId: id });
 
-export const setRoleSchema = z.object({ userId: id, role: z.enum(["user", "admin"]) });
+export const setRoleSchema = z.object({ userId: id, role: z.enum(PLATFORM_ROLES) });
 
 export const banSchema = z.object({
   userId: id,

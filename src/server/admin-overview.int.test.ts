@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../tests/support/db";
+import { activeSubscriptions, revenueByCurrency } from "./admin-overview";
+import { orders, organization, subscriptions } from "./db/schema";
+
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  await t.db.insert(organization).values([
+    { id: "org-a", name: "A", slug: "org-a" },
+    { id: "org-b", name: "B", slug: "org-b" },
+    { id: "org-c", name: "C", slug: "org-c" },
+  ]);
+});
+afterAll(() => t.drop());
+
+const order = (n: number, currency: string, total: bigint, status: "paid" | "failed" | "pending") => ({
+  organizationId: "org-a",
+  idempotencyKey: `key-${n}`,
+  plan: "pro" as const,
+  interval: "monthly" as const,
+  currency,
+  netMinor: total,
+  taxMinor: 0n,
+  totalMinor: total,
+  taxRate: "0",
+  taxTreatment: "exclusive" as const,
+  basePriceUsd: "12",
+  fxRate: "1",
+  billingName: "A",
+  billingCountry: "US",
+  status,
+  paidAt: status === "paid" ? new Date() : null,
+});
+
+describe("admin overview money figures", () => {
+  it("sums paid orders per currency exactly, past what a float can hold, ignoring unpaid ones", async () => {
+    // 2^53 + 1 minor units twice: a float sum would lose the last digit.
+    const big = 9_007_199_254_740_993n;
+    await t.db
+      .insert(orders)
+      .values([
+        order(1, "USD", big, "paid"),
+        order(2, "USD", big, "paid"),
+        order(3, "USD", 500n, "failed"),
+        order(4, "JPY", 1980n, "paid"),
+        order(5, "KWD", 3615n, "pending"),
+      ]);
+    expect(await revenueByCurrency(t.db)).toEqual([
+      { currency: "JPY", totalMinor: 1980n, orders: 1 },
+      { currency: "USD", totalMinor: 18_014_398_509_481_986n, orders: 2 },
+    ]);
+  });
+
+  it("counts only subscriptions that are active and inside their period", async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const sub = (organizationId: string, status: "active" | "ended", end: number) => ({
+      organizationId,
+      plan: "pro" as const,
+      interval: "monthly" as const,
+      currency: "USD",
+      status,
+      currentPeriodStart: new Date(end - 30 * day),
+      currentPeriodEnd: new Date(end),
+    });
+    await t.db
+      .insert(subscriptions)
+      .values([
+        sub("org-a", "active", now + day),
+        sub("org-b", "ended", now + day),
+        sub("org-c", "active", now - day),
+      ]);
+    expect(await activeSubscriptions(t.db)).toBe(1);
+  });
+});
