@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { ComingSoon } from "@/components/shell/coming-soon";
-import { MANAGER_ROLES, requireOrgRole } from "@/server/authz";
+import { MANAGER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Checkout" };
 
 export default async function Page() {
+  // Buying needs a confirmed email address.
+  await requireVerifiedEmail("/checkout");
   await requireOrgRole("/checkout", MANAGER_ROLES);
   return (
     <ComingSoon

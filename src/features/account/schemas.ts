@@ -18,3 +18,12 @@ export const deleteAccountSchema = z.object({
   password: z.string().min(1, "Enter your password to confirm."),
   confirm: z.literal("DELETE", "Type DELETE to confirm."),
 });
+export const twoFactorPasswordSchema = z.object({
+  password: z.string().min(1, "Enter your password.").max(128, "Use at most 128 characters."),
+});
+export const twoFactorCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from your app."),
+});

@@ -7,9 +7,16 @@ import { safeRedirectPath } from "@/core/auth/redirect";
 import type { ActionResult } from "@/server/action";
 import { fieldErrorsOf } from "@/server/action";
 import { getAuth } from "@/server/auth";
-import { signInSchema, signUpSchema } from "./schemas";
+import {
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+  twoFactorSchema,
+} from "./schemas";
 
 const INVALID_CREDENTIALS = "Invalid email or password.";
+const CORRECT_FIELDS = "Please correct the highlighted fields.";
 
 function apiMessage(error: unknown): { status?: string; code?: string; message: string } | null {
   if (isAPIError(error)) {
@@ -22,15 +29,25 @@ function apiMessage(error: unknown): { status?: string; code?: string; message: 
 export async function signInAction(input: unknown): Promise<ActionResult<{ redirectTo: string }>> {
   const parsed = signInSchema.safeParse(input);
   if (!parsed.success) {
-    return {
-      ok: false,
-      error: "Please correct the highlighted fields.",
-      fieldErrors: fieldErrorsOf(parsed.error),
-    };
+    return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
   }
   const { email, password, redirectUrl } = parsed.data;
+  const target = safeRedirectPath(redirectUrl);
   try {
-    await getAuth().api.signInEmail({ body: { email, password }, headers: await headers() });
+    const result = (await getAuth().api.signInEmail({
+      body: { email, password },
+      headers: await headers(),
+    })) as {
+      twoFactorRedirect?: boolean;
+    };
+    // Accounts with two-factor authentication continue at the second step (a short-lived cookie).
+    if (result?.twoFactorRedirect) {
+      return {
+        ok: true,
+        data: { redirectTo: `/sign-in/factor-two?redirect_url=${encodeURIComponent(target)}` },
+        message: "Enter the code from your authenticator app.",
+      };
+    }
   } catch (error) {
     const api = apiMessage(error);
     if (api?.code === "RATE_LIMITED") return { ok: false, error: api.message };
@@ -40,42 +57,117 @@ export async function signInAction(input: unknown): Promise<ActionResult<{ redir
     if (api) return { ok: false, error: INVALID_CREDENTIALS };
     throw error;
   }
-  return { ok: true, data: { redirectTo: safeRedirectPath(redirectUrl) } };
+  return { ok: true, data: { redirectTo: target } };
 }
 
-export async function signUpAction(input: unknown): Promise<ActionResult<{ redirectTo: string }>> {
+/**
+ * Creates the account and sends the confirmation link. The answer is the same whether or not the
+ * address already has an account (that owner gets an email saying so instead), so sign-up does
+ * not reveal who uses Abacus. The link signs the new user in.
+ */
+export async function signUpAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   const parsed = signUpSchema.safeParse(input);
   if (!parsed.success) {
-    return {
-      ok: false,
-      error: "Please correct the highlighted fields.",
-      fieldErrors: fieldErrorsOf(parsed.error),
-    };
+    return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
   }
   const { name, email, password, redirectUrl } = parsed.data;
-  const weak = passwordProblem(password);
+  const weak = passwordProblem(password, [name, email]);
   if (weak)
     return { ok: false, error: "Please choose a stronger password.", fieldErrors: { password: weak } };
+  // New users set up their account first; an invitation link brings them back to it afterwards.
+  const target = safeRedirectPath(redirectUrl, "/onboarding");
+  const callbackURL = target.startsWith("/onboarding") ? target : "/onboarding";
   try {
-    await getAuth().api.signUpEmail({ body: { name, email, password }, headers: await headers() });
+    await getAuth().api.signUpEmail({
+      body: { name, email, password, callbackURL },
+      headers: await headers(),
+    });
   } catch (error) {
     const api = apiMessage(error);
     if (api?.code === "RATE_LIMITED") return { ok: false, error: api.message };
-    if (api?.code === "USER_ALREADY_EXISTS" || api?.code === "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL") {
-      return {
-        ok: false,
-        error: "An account with this email already exists.",
-        fieldErrors: { email: "An account with this email already exists. Sign in instead." },
-      };
-    }
     if (api?.code === "WEAK_PASSWORD")
       return { ok: false, error: api.message, fieldErrors: { password: api.message } };
     if (api) return { ok: false, error: api.message };
     throw error;
   }
-  // New users set up their account first; an invitation link brings them back to it afterwards.
-  const target = safeRedirectPath(redirectUrl, "/onboarding");
-  return { ok: true, data: { redirectTo: target.startsWith("/onboarding") ? target : "/onboarding" } };
+  return { ok: true, data: { email } };
+}
+
+/** Sends a reset link if the address has an account; the answer is the same either way. */
+export async function forgotPasswordAction(input: unknown): Promise<ActionResult<{ email: string }>> {
+  const parsed = forgotPasswordSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
+  }
+  try {
+    await getAuth().api.requestPasswordReset({
+      body: { email: parsed.data.email, redirectTo: "/sign-in/reset-password" },
+      headers: await headers(),
+    });
+  } catch (error) {
+    const api = apiMessage(error);
+    if (api?.code === "RATE_LIMITED") return { ok: false, error: api.message };
+    if (!api) throw error;
+  }
+  return { ok: true, data: { email: parsed.data.email } };
+}
+
+export async function resetPasswordAction(input: unknown): Promise<ActionResult> {
+  const parsed = resetPasswordSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
+  }
+  const weak = passwordProblem(parsed.data.newPassword);
+  if (weak)
+    return { ok: false, error: "Please choose a stronger password.", fieldErrors: { newPassword: weak } };
+  try {
+    await getAuth().api.resetPassword({
+      body: { token: parsed.data.token, newPassword: parsed.data.newPassword },
+      headers: await headers(),
+    });
+  } catch (error) {
+    const api = apiMessage(error);
+    if (api?.code === "INVALID_TOKEN" || api?.code === "USER_NOT_FOUND") {
+      return {
+        ok: false,
+        error: "This reset link has expired or was already used. Ask for a new one.",
+      };
+    }
+    if (api?.code === "WEAK_PASSWORD")
+      return { ok: false, error: api.message, fieldErrors: { newPassword: api.message } };
+    if (api) return { ok: false, error: api.message };
+    throw error;
+  }
+  return { ok: true, data: undefined };
+}
+
+/** The second sign-in step: a code from the authenticator app, or one of the backup codes. */
+export async function verifyTwoFactorAction(input: unknown): Promise<ActionResult<{ redirectTo: string }>> {
+  const parsed = twoFactorSchema.safeParse(input);
+  if (!parsed.success) {
+    return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
+  }
+  const { code, method, trustDevice, redirectUrl } = parsed.data;
+  const requestHeaders = await headers();
+  try {
+    if (method === "backup") {
+      await getAuth().api.verifyBackupCode({ body: { code, trustDevice }, headers: requestHeaders });
+    } else {
+      await getAuth().api.verifyTOTP({ body: { code, trustDevice }, headers: requestHeaders });
+    }
+  } catch (error) {
+    const api = apiMessage(error);
+    if (!api) throw error;
+    if (api.code === "INVALID_TWO_FACTOR_COOKIE" || api.code === "TWO_FACTOR_NOT_ENABLED") {
+      return { ok: false, error: "This sign-in has timed out. Sign in again with your password." };
+    }
+    if (api.status === "TOO_MANY_REQUESTS" || api.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE") {
+      return { ok: false, error: "Too many wrong codes. Wait a few minutes and sign in again." };
+    }
+    const message = method === "backup" ? "That backup code is not valid." : "That code is not valid.";
+    return { ok: false, error: message, fieldErrors: { code: message } };
+  }
+  return { ok: true, data: { redirectTo: safeRedirectPath(redirectUrl) } };
 }
 
 export async function signOutAction(): Promise<ActionResult> {
