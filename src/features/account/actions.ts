@@ -7,12 +7,14 @@ import { passwordProblem } from "@/core/auth/password-policy";
 import { viaAuth } from "@/features/organizations/service";
 import { action } from "@/server/action";
 import { getDb } from "@/server/db/client";
-import { session } from "@/server/db/schema";
+import { passkey, session } from "@/server/db/schema";
 import { consumeRateLimit } from "@/server/rate-limit";
 import {
+  addPasskeySchema,
   deleteAccountSchema,
   emailSchema,
   nameSchema,
+  passkeyIdSchema,
   passwordSchema,
   sessionIdSchema,
   twoFactorCodeSchema,
@@ -166,4 +168,39 @@ export const deleteAccountAction = action(signedIn, deleteAccountSchema, async (
   );
   if (!result.ok) return { ...result, fieldErrors: { password: result.error } };
   return { ok: true, data: undefined };
+});
+
+/** Registration options for a new passkey (the challenge is kept in a signed, short-lived cookie). */
+export const passkeyOptionsAction = action(signedIn, z.object({}), async () => {
+  const result = await viaAuth((auth, headers) => auth.api.generatePasskeyRegistrationOptions({ headers }), {
+    SESSION_NOT_FRESH: "For your security, sign in again before adding a passkey.",
+  });
+  return result.ok ? { ok: true, data: result.data as unknown as Record<string, unknown> } : result;
+});
+
+export const addPasskeyAction = action(signedIn, addPasskeySchema, async ({ input }) => {
+  const result = await viaAuth(
+    (auth, headers) =>
+      auth.api.verifyPasskeyRegistration({
+        headers,
+        body: { response: input.response, name: input.name || undefined },
+      }),
+    {
+      CHALLENGE_NOT_FOUND: "That took too long. Please try again.",
+      FAILED_TO_VERIFY_REGISTRATION: "Your device's passkey could not be verified. Please try again.",
+    },
+  );
+  return result.ok ? { ok: true, data: undefined } : result;
+});
+
+export const removePasskeyAction = action(signedIn, passkeyIdSchema, async ({ viewer, input }) => {
+  const [row] = await getDb()
+    .select({ id: passkey.id })
+    .from(passkey)
+    .where(and(eq(passkey.id, input.id), eq(passkey.userId, viewer.user.id)));
+  if (!row) return { ok: false, error: "That passkey was already removed." };
+  const result = await viaAuth((auth, headers) =>
+    auth.api.deletePasskey({ headers, body: { id: input.id } }),
+  );
+  return result.ok ? { ok: true, data: undefined } : result;
 });

@@ -27,3 +27,14 @@ export const twoFactorCodeSchema = z.object({
     .trim()
     .regex(/^\d{6}$/, "Enter the 6-digit code from your app."),
 });
+/** A WebAuthn response from the browser (its fields are checked by Better Auth's passkey plugin). */
+export const webAuthnResponseField = z
+  .record(z.string().max(64), z.unknown())
+  .refine((v) => Object.keys(v).length <= 20, {
+    message: "That passkey response is not valid.",
+  });
+export const addPasskeySchema = z.object({
+  response: webAuthnResponseField,
+  name: z.string().trim().max(60, "Use at most 60 characters.").optional(),
+});
+export const passkeyIdSchema = z.object({ id: z.string().min(1).max(200) });

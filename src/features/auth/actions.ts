@@ -1,5 +1,6 @@
 "use server";
 
+import type { AuthenticationResponseJSON } from "@simplewebauthn/browser";
 import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
 import { passwordProblem } from "@/core/auth/password-policy";
@@ -9,6 +10,7 @@ import { fieldErrorsOf } from "@/server/action";
 import { getAuth } from "@/server/auth";
 import {
   forgotPasswordSchema,
+  passkeySignInSchema,
   resetPasswordSchema,
   signInSchema,
   signUpSchema,
@@ -168,6 +170,37 @@ export async function verifyTwoFactorAction(input: unknown): Promise<ActionResul
     return { ok: false, error: message, fieldErrors: { code: message } };
   }
   return { ok: true, data: { redirectTo: safeRedirectPath(redirectUrl) } };
+}
+
+/** Options for signing in with a passkey (any of this instance's passkeys may answer). */
+export async function passkeySignInOptionsAction(): Promise<ActionResult<Record<string, unknown>>> {
+  try {
+    const options = await getAuth().api.generatePasskeyAuthenticationOptions({ headers: await headers() });
+    return { ok: true, data: options as unknown as Record<string, unknown> };
+  } catch (error) {
+    if (!apiMessage(error)) throw error;
+    return { ok: false, error: "Passkey sign-in is not available right now. Please try again." };
+  }
+}
+
+export async function passkeySignInAction(input: unknown): Promise<ActionResult<{ redirectTo: string }>> {
+  const parsed = passkeySignInSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "That passkey response is not valid." };
+  try {
+    await getAuth().api.verifyPasskeyAuthentication({
+      // Checked by the plugin (signature, challenge, origin); the schema only bounds its size.
+      body: { response: parsed.data.response as unknown as AuthenticationResponseJSON },
+      headers: await headers(),
+    });
+  } catch (error) {
+    const api = apiMessage(error);
+    if (!api) throw error;
+    if (/banned/i.test(api.message)) {
+      return { ok: false, error: "This account has been suspended. Contact the instance's administrators." };
+    }
+    return { ok: false, error: "That passkey was not recognised. Use your password instead." };
+  }
+  return { ok: true, data: { redirectTo: safeRedirectPath(parsed.data.redirectUrl) } };
 }
 
 export async function signOutAction(): Promise<ActionResult> {

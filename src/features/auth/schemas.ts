@@ -47,3 +47,10 @@ export const twoFactorSchema = z.object({
   trustDevice: z.boolean().default(false),
   redirectUrl: z.string().max(2048).optional(),
 });
+
+export const passkeySignInSchema = z.object({
+  response: z
+    .record(z.string().max(64), z.unknown())
+    .refine((v) => Object.keys(v).length <= 20, { message: "That passkey response is not valid." }),
+  redirectUrl: z.string().max(2048).optional(),
+});

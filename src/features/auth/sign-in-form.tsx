@@ -29,7 +29,12 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
       <Field id="sign-in-email" label="Email" error={form.fieldErrors.email}>
         {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" autoFocus />}
       </Field>
-      <div className="-mb-1 flex justify-end">
+      <Field id="sign-in-password" label="Password" error={form.fieldErrors.password}>
+        {(props) => (
+          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
+        )}
+      </Field>
+      <div className="mb-1 flex justify-end">
         <Link
           href="/sign-in/forgot-password"
           className="text-sm font-medium text-primary underline-offset-4 hover:underline"
@@ -37,11 +42,6 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
           Forgot password?
         </Link>
       </div>
-      <Field id="sign-in-password" label="Password" error={form.fieldErrors.password}>
-        {(props) => (
-          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
-        )}
-      </Field>
       <FormError id="sign-in-error" message={form.formError} />
       <SubmitButton pending={form.pending} pendingLabel="Signing in…" className="mt-2 w-full">
         Sign in

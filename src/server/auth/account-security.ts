@@ -134,6 +134,23 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
       ],
       after: [
         {
+          matcher: (ctx) =>
+            ctx.path === "/passkey/verify-registration" || ctx.path === "/passkey/delete-passkey",
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned;
+            const userId = ctx.context.session?.user.id ?? (await getSessionFromCtx(ctx))?.user.id;
+            if (!returned || isAPIError(returned) || !userId) return;
+            const added = ctx.path === "/passkey/verify-registration";
+            const name = (returned as { name?: unknown }).name;
+            await recordSecurityEvent(db, options.mailer, options.origin, {
+              userId,
+              kind: added ? "passkey-added" : "passkey-removed",
+              detail: added && typeof name === "string" && name ? `Name: ${name}.` : undefined,
+              userAgent: ctx.headers?.get("user-agent"),
+            });
+          }),
+        },
+        {
           matcher: (ctx) => ctx.path === "/change-password",
           handler: createAuthMiddleware(async (ctx) => {
             const returned = ctx.context.returned as { user?: { id?: string } } | null;

@@ -1,4 +1,5 @@
 import "server-only";
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
@@ -160,6 +161,12 @@ export function createAuth(db: Db, config: AuthConfig) {
         secret: config.secret,
       }),
       twoFactor({ issuer: "Abacus", skipVerificationOnEnable: false }),
+      // WebAuthn bound to this instance's origin (never to whatever Origin a request claims).
+      passkey({
+        rpName: "Abacus",
+        rpID: new URL(config.baseURL).hostname,
+        origin: new URL(config.baseURL).origin,
+      }),
       nextCookies(),
     ],
   });

@@ -5,6 +5,7 @@ import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
 import { FactorTwoForm } from "@/features/auth/factor-two-form";
 import { ForgotPasswordForm } from "@/features/auth/forgot-password-form";
+import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
 import { ResetPasswordForm } from "@/features/auth/reset-password-form";
 import { SignInForm } from "@/features/auth/sign-in-form";
 import { getViewer } from "@/server/authz";
@@ -117,6 +118,12 @@ export default async function SignInPage({
       }
     >
       <SignInForm redirectUrl={target} />
+      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <PasskeySignIn redirectUrl={target} />
     </AuthCard>
   );
 }

@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Metadata } from "next";
 import { SettingsSection } from "@/components/ui/section";
+import { PasskeySettings } from "@/features/account/passkey-settings";
 import {
   DeleteAccountForm,
   EmailForm,
@@ -13,7 +14,7 @@ import { activeSessions, describeDevice } from "@/features/account/sessions";
 import { listSecurityEvents, SECURITY_EVENT_TITLES } from "@/server/auth/security-events";
 import { requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { user } from "@/server/db/schema";
+import { passkey, user } from "@/server/db/schema";
 
 export const metadata: Metadata = { title: "Your profile" };
 
@@ -24,10 +25,20 @@ export default async function UserProfilePage({ params }: { params: Promise<{ re
   const { rest } = await params;
   const viewer = await requireUser("/user-profile", { allowOnboarding: true });
   const db = getDb();
-  const [sessions, events, [flags]] = await Promise.all([
+  const [sessions, events, [flags], passkeys] = await Promise.all([
     activeSessions(db, viewer.user.id),
     listSecurityEvents(db, viewer.user.id),
     db.select({ twoFactorEnabled: user.twoFactorEnabled }).from(user).where(eq(user.id, viewer.user.id)),
+    db
+      .select({
+        id: passkey.id,
+        name: passkey.name,
+        createdAt: passkey.createdAt,
+        backedUp: passkey.backedUp,
+      })
+      .from(passkey)
+      .where(eq(passkey.userId, viewer.user.id))
+      .orderBy(asc(passkey.createdAt)),
   ]);
   return (
     <div className="mx-auto grid max-w-5xl gap-6 px-4 py-12 sm:px-6">
@@ -68,6 +79,20 @@ export default async function UserProfilePage({ params }: { params: Promise<{ re
         description="A code from an authenticator app at each sign-in, with backup codes in case you lose it."
       >
         <TwoFactorSettings enabled={flags?.twoFactorEnabled ?? false} />
+      </SettingsSection>
+      <SettingsSection
+        id="passkeys"
+        title="Passkeys"
+        description="Sign in without a password, with your device's screen lock or a security key."
+      >
+        <PasskeySettings
+          passkeys={passkeys.map((p, i) => ({
+            id: p.id,
+            name: p.name || `Passkey ${i + 1}`,
+            added: p.createdAt ? `${when.format(p.createdAt)} UTC` : "",
+            synced: p.backedUp,
+          }))}
+        />
       </SettingsSection>
       <SettingsSection
         id="security"
