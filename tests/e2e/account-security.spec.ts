@@ -12,6 +12,9 @@ import {
 
 const PASSWORD = "a-long-unusual-passphrase";
 
+// Each test walks through several sign-ins, emails and password hashes.
+test.slow();
+
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
@@ -145,7 +148,7 @@ test("register a passkey, then sign in with it (Chromium's virtual authenticator
 
   await signOut(page);
   await page.goto("/sign-in");
-  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await page.getByRole("button", { name: "Use a passkey" }).click();
   await expect(page).not.toHaveURL(/\/sign-in/);
   await page.goto("/user-profile");
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();

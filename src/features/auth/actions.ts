@@ -3,7 +3,6 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/browser";
 import { isAPIError } from "better-auth/api";
 import { headers } from "next/headers";
-import { passwordProblem } from "@/core/auth/password-policy";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import type { ActionResult } from "@/server/action";
 import { fieldErrorsOf } from "@/server/action";
@@ -73,9 +72,7 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
     return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
   }
   const { name, email, password, redirectUrl } = parsed.data;
-  const weak = passwordProblem(password, [name, email]);
-  if (weak)
-    return { ok: false, error: "Please choose a stronger password.", fieldErrors: { password: weak } };
+  // The password is judged once, by the Better Auth hook (./auth.ts), which also guards the raw endpoint.
   // New users set up their account first; an invitation link brings them back to it afterwards.
   const target = safeRedirectPath(redirectUrl, "/onboarding");
   const callbackURL = target.startsWith("/onboarding") ? target : "/onboarding";
@@ -88,7 +85,11 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
     const api = apiMessage(error);
     if (api?.code === "RATE_LIMITED") return { ok: false, error: api.message };
     if (api?.code === "WEAK_PASSWORD")
-      return { ok: false, error: api.message, fieldErrors: { password: api.message } };
+      return {
+        ok: false,
+        error: "Please choose a stronger password.",
+        fieldErrors: { password: api.message },
+      };
     if (api) return { ok: false, error: api.message };
     throw error;
   }
@@ -119,10 +120,8 @@ export async function resetPasswordAction(input: unknown): Promise<ActionResult>
   if (!parsed.success) {
     return { ok: false, error: CORRECT_FIELDS, fieldErrors: fieldErrorsOf(parsed.error) };
   }
-  const weak = passwordProblem(parsed.data.newPassword);
-  if (weak)
-    return { ok: false, error: "Please choose a stronger password.", fieldErrors: { newPassword: weak } };
   try {
+    // The new password is judged by the Better Auth hook (WEAK_PASSWORD below).
     await getAuth().api.resetPassword({
       body: { token: parsed.data.token, newPassword: parsed.data.newPassword },
       headers: await headers(),
@@ -136,7 +135,11 @@ export async function resetPasswordAction(input: unknown): Promise<ActionResult>
       };
     }
     if (api?.code === "WEAK_PASSWORD")
-      return { ok: false, error: api.message, fieldErrors: { newPassword: api.message } };
+      return {
+        ok: false,
+        error: "Please choose a stronger password.",
+        fieldErrors: { newPassword: api.message },
+      };
     if (api) return { ok: false, error: api.message };
     throw error;
   }

@@ -44,7 +44,7 @@ export function PasskeySignIn({ redirectUrl }: { redirectUrl?: string }) {
       aria-busy={pending || undefined}
     >
       <KeyRound aria-hidden />
-      {pending ? "Waiting for your passkey…" : "Sign in with a passkey"}
+      {pending ? "Waiting for your passkey…" : "Use a passkey"}
     </Button>
   );
 }
