@@ -11,6 +11,9 @@ import {
 } from "./auth-helpers";
 import { testSql } from "./support";
 
+// Most tests here sign up, which now includes opening the emailed confirmation link.
+test.slow();
+
 const sql = testSql();
 test.afterAll(async () => {
   await sql.end();

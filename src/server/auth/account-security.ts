@@ -108,18 +108,22 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
           matcher: (ctx) => ctx.path === "/sign-in/email",
           handler: createAuthMiddleware(async (ctx) => {
             const client = clientOf(ctx.headers);
-            const fromClient = await failures(db, SIGN_IN_FAILURE_BUCKETS.client, client);
+            const email = (ctx.body as { email?: unknown } | undefined)?.email;
+            const hasEmail = typeof email === "string";
+            const [fromClient, forAccount, deviceCookie] = await Promise.all([
+              failures(db, SIGN_IN_FAILURE_BUCKETS.client, client),
+              hasEmail ? failures(db, SIGN_IN_FAILURE_BUCKETS.account, accountKey(email)) : null,
+              ctx.getSignedCookie(DEVICE_COOKIE, options.secret),
+            ]);
             if (fromClient.count >= options.clientFailureLimit) {
               const wait = await oldestFailureAge(db, client);
               throw tooMany(
                 `Too many failed sign-ins from this network. Please wait ${waitPhrase(wait)} and try again.`,
               );
             }
-            const email = (ctx.body as { email?: unknown } | undefined)?.email;
-            if (typeof email !== "string") return;
-            const known = (await ctx.getSignedCookie(DEVICE_COOKIE, options.secret)) === deviceValue(email);
-            if (known) return;
-            const forAccount = await failures(db, SIGN_IN_FAILURE_BUCKETS.account, accountKey(email));
+            if (!hasEmail || !forAccount) return;
+            // A device the owner signed in from before is not delayed by other people's guesses.
+            if (deviceCookie === deviceValue(email)) return;
             const delay = accountDelaySeconds(forAccount.count);
             if (delay > 0 && forAccount.last) {
               const remaining = Math.ceil((forAccount.last.getTime() + delay * 1000 - Date.now()) / 1000);
@@ -190,8 +194,9 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
               ]);
               return;
             }
-            // The password was right: the account's failures are forgiven.
-            await db
+            // The password was right: the account's failures are forgiven (below, with the rest).
+            const known = (await ctx.getSignedCookie(DEVICE_COOKIE, options.secret)) === deviceValue(email);
+            const forgiven = db
               .delete(rateLimitEvents)
               .where(
                 and(
@@ -199,7 +204,6 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
                   eq(rateLimitEvents.subject, accountKey(email)),
                 ),
               );
-            const known = (await ctx.getSignedCookie(DEVICE_COOKIE, options.secret)) === deviceValue(email);
             await ctx.setSignedCookie(DEVICE_COOKIE, deviceValue(email), options.secret, {
               httpOnly: true,
               sameSite: "lax",
@@ -209,13 +213,17 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
             });
             const userId =
               ctx.context.newSession?.user.id ?? (returned as { user?: { id?: string } } | null)?.user?.id;
-            if (!known && userId) {
-              await recordSecurityEvent(db, options.mailer, options.origin, {
-                userId,
-                kind: "new-device-sign-in",
-                userAgent: ctx.headers?.get("user-agent"),
-              });
-            }
+            await Promise.all([
+              forgiven,
+              !known && userId
+                ? recordSecurityEvent(db, options.mailer, options.origin, {
+                    userId,
+                    kind: "new-device-sign-in",
+                    userAgent: ctx.headers?.get("user-agent"),
+                    notifyEmail: email.trim().toLowerCase(),
+                  })
+                : null,
+            ]);
           }),
         },
       ],
