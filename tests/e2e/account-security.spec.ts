@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import {
   DEMO_PASSWORD,
@@ -12,8 +12,10 @@ import {
 
 const PASSWORD = "a-long-unusual-passphrase";
 
-// Each test walks through several sign-ins, emails and password hashes.
+// Each test walks through several sign-ins, emails and password hashes (slow on a busy machine):
+// more patience per step, never a claim about speed.
 test.slow();
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "Account menu" }).click();

@@ -19,7 +19,8 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/sign-in/);
+  // Signing in hashes a password: allow a busy machine some time.
+  await expect(page).not.toHaveURL(/\/sign-in/, { timeout: 20_000 });
 }
 
 /** The newest message the instance sent to `to` (from the outbox; no mail server in tests). */
@@ -59,7 +60,7 @@ export async function signUpAndVerify(page: Page, opts: { name: string; email: s
   await page.getByLabel("Email").fill(opts.email);
   await page.getByLabel("Password").fill(opts.password ?? "a-long-unusual-passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible({ timeout: 20_000 });
   await page.goto(await mailedLink(opts.email, "verify-email"));
 }
 
