@@ -54,6 +54,7 @@ describe("route table", () => {
       "/admin",
       "/admin/users",
       "/admin/currency-test",
+      "/admin/outbox",
     ]);
   });
 });

@@ -44,6 +44,7 @@ export const ROUTES = [
   { path: "/admin", audience: "admin", area: true, nav: { label: "Admin", section: "admin" } },
   { path: "/admin/users", audience: "admin", nav: { label: "Users", section: "admin" } },
   { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency test", section: "admin" } },
+  { path: "/admin/outbox", audience: "admin", nav: { label: "Outbox", section: "admin" } },
 ] as const satisfies readonly RouteEntry[];
 
 export type RoutePath = (typeof ROUTES)[number]["path"];

@@ -2,7 +2,14 @@ import "server-only";
 import { headers } from "next/headers";
 import type { z } from "zod";
 import { getAuth } from "./auth";
-import { loadMembership, loadViewer, type MemberRole, type OrgViewer, type Viewer } from "./authz";
+import {
+  loadMembership,
+  loadViewer,
+  type MemberRole,
+  type OrgViewer,
+  VERIFY_EMAIL_ERROR,
+  type Viewer,
+} from "./authz";
 import { getDb } from "./db/client";
 
 export type ActionResult<T = undefined> =
@@ -21,10 +28,14 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
 export const SIGNED_OUT_ERROR = "Your session has ended. Sign in again to continue.";
 export const FORBIDDEN_ERROR = "You do not have permission to do that in this organization.";
 
-type Guard =
+type Guard = (
   | { kind: "user"; allowOnboarding?: boolean }
   | { kind: "org"; roles: readonly MemberRole[] }
-  | { kind: "admin" };
+  | { kind: "admin" }
+) & {
+  /** Only users who confirmed their email address (buying, API keys, joining organizations). */
+  verifiedEmail?: boolean;
+};
 
 type Context<G extends Guard, I> = G extends { kind: "org" }
   ? { viewer: OrgViewer; input: I }
@@ -51,6 +62,7 @@ export function action<G extends Guard, S extends z.ZodType, T>(
     // An impersonation session is never an admin, whoever is impersonated.
     if (guard.kind === "admin" && (viewer.user.role !== "admin" || viewer.impersonatedBy))
       return { ok: false, error: "Not found." };
+    if (guard.verifiedEmail && !viewer.user.emailVerified) return { ok: false, error: VERIFY_EMAIL_ERROR };
     let context: Viewer | OrgViewer = viewer;
     if (guard.kind === "org") {
       const membership = await loadMembership(db, viewer.user.id, viewer.activeOrganizationId);

@@ -1,42 +1,22 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestAuth, signUp as signUpWith } from "../../tests/support/auth";
 import { createTestDatabase } from "../../tests/support/db";
-import { createAuth } from "./auth/auth";
 import { loadMembership, loadViewer } from "./authz";
 import { member, organization, rateLimitEvents, user } from "./db/schema";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let auth: ReturnType<typeof createAuth>;
-const origin = "http://localhost:3999";
+let auth: ReturnType<typeof createTestAuth>;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  auth = createAuth(t.db, {
-    baseURL: origin,
-    trustedOrigins: [origin],
-    secret: "integration-test-secret-integration-test-secret",
-    secureCookies: false,
-    signInLimit: 3,
-    signUpLimit: 4,
-  });
+  auth = createTestAuth(t.db, { signInLimit: 3, signUpLimit: 4 });
 });
 afterAll(async () => {
   await t.drop();
 });
 
-const client = (ip: string, cookie?: string) =>
-  new Headers({ "x-forwarded-for": ip, origin, ...(cookie ? { cookie } : {}) });
-
-async function signUp(email: string, ip = "10.0.0.1") {
-  const response = await auth.api.signUpEmail({
-    body: { name: "Test User", email, password: "a-long-unusual-passphrase" },
-    headers: client(ip),
-    asResponse: true,
-  });
-  expect(response.status).toBe(200);
-  const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  return { cookie, id: ((await response.json()) as { user: { id: string } }).user.id };
-}
+const signUp = (email: string, ip = "10.0.0.1") => signUpWith(auth, t.db, email, { ip });
 
 describe("loadViewer", () => {
   it("is null without a session cookie", async () => {

@@ -36,6 +36,7 @@ export type Viewer = {
     id: string;
     name: string;
     email: string;
+    emailVerified: boolean;
     role: PlatformRole;
     onboardingStep: OnboardingStep;
   };
@@ -55,6 +56,7 @@ export async function loadViewer(db: Db, auth: Auth, requestHeaders: Headers): P
       id: user.id,
       name: user.name,
       email: user.email,
+      emailVerified: user.emailVerified,
       role: user.role,
       banned: user.banned,
       onboardingStep: user.onboardingStep,
@@ -74,6 +76,7 @@ export async function loadViewer(db: Db, auth: Auth, requestHeaders: Headers): P
       id: row.id,
       name: row.name,
       email: row.email,
+      emailVerified: row.emailVerified,
       role: platformRoleOf(row.role),
       onboardingStep: row.onboardingStep,
     },
@@ -120,6 +123,26 @@ export async function requireUser(
   const viewer = await getViewer();
   if (!viewer) signInRedirect(path);
   if (!options.allowOnboarding && viewer.user.onboardingStep !== "done") redirect("/onboarding");
+  return viewer;
+}
+
+export const VERIFY_EMAIL_ERROR =
+  "Confirm your email address first: use the link we sent you (you can send a new one from your profile).";
+
+/** Whether the viewer has confirmed their email address (needed to buy, create API keys, join). */
+export function hasVerifiedEmail(viewer: Viewer): boolean {
+  return viewer.user.emailVerified;
+}
+
+/**
+ * A signed-in user whose email address is verified: checkout, API keys and accepting invitations
+ * need one. Others are sent to their profile, which explains how to confirm the address. For
+ * server actions and endpoints, check `hasVerifiedEmail` and answer with VERIFY_EMAIL_ERROR.
+ */
+export async function requireVerifiedEmail(path: string, options: { allowOnboarding?: boolean } = {}) {
+  const viewer = await requireUser(path, options);
+  if (!hasVerifiedEmail(viewer))
+    redirect(`/user-profile/verify-email?redirect_url=${encodeURIComponent(path)}`);
   return viewer;
 }
 

@@ -17,6 +17,7 @@ const matrix: Record<string, Record<Role, Expect>> = {
   "/dashboard": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/admin": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },
   "/admin/users": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },
+  "/admin/outbox": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },
   "/admin/currency-test": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },
   "/user-profile": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/organization-profile": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },

@@ -1,6 +1,18 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_PASSWORD, demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
+import {
+  DEMO_PASSWORD,
+  demo,
+  latestMail,
+  mailedLink,
+  signIn,
+  signUpAndOnboard,
+  signUpAndVerify,
+  uniqueEmail,
+} from "./auth-helpers";
 import { testSql } from "./support";
+
+// Most tests here sign up, which now includes opening the emailed confirmation link.
+test.slow();
 
 const sql = testSql();
 test.afterAll(async () => {
@@ -10,10 +22,7 @@ test.afterAll(async () => {
 test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ page }) => {
   const email = uniqueEmail("newbie");
   await page.goto("/sign-up");
-  await page.getByLabel("Name").fill("Nina Newbie");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a-long-unusual-passphrase");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await signUpAndVerify(page, { name: "Nina Newbie", email });
   await expect(page).toHaveURL("/onboarding");
   await expect(page.getByText("Step 1 of 4")).toBeVisible();
 
@@ -72,10 +81,14 @@ test("sign-up rejects bad input with specific errors and keeps what was typed", 
   await page.getByLabel("Password").fill("short");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
+  // An address that already has an account gets the same answer as a new one (no enumeration);
+  // its owner is told by email instead.
   await page.getByLabel("Email").fill(demo.owner);
   await page.getByLabel("Password").fill("a-long-unusual-passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expect(page.getByText(demo.owner)).toBeVisible();
+  expect((await latestMail(demo.owner, "account-exists")).subject).toBe("You already have an Abacus account");
 });
 
 test("sign in and out; wrong credentials get one generic message", async ({ page }) => {
@@ -159,10 +172,7 @@ test("an invited user accepts by link; the owner changes their role and removes 
   await invitee.goto(new URL(link).pathname + new URL(link).search);
   await expect(invitee).toHaveURL(/\/sign-in\?redirect_url=/);
   await invitee.getByRole("link", { name: "Create an account" }).click();
-  await invitee.getByLabel("Name").fill("Ian Invitee");
-  await invitee.getByLabel("Email").fill(inviteeEmail);
-  await invitee.getByLabel("Password").fill("a-long-unusual-passphrase");
-  await invitee.getByRole("button", { name: "Create account" }).click();
+  await signUpAndVerify(invitee, { name: "Ian Invitee", email: inviteeEmail });
   await expect(invitee).toHaveURL(/\/onboarding\?invitation=/);
   await invitee.getByRole("button", { name: "Continue" }).click();
   await invitee.getByRole("button", { name: "Join Invite Co" }).click();
@@ -210,7 +220,13 @@ test("profile edits, password change and revoking another session", async ({ bro
   await expect(first.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
   await first.getByLabel("Email", { exact: true }).fill(newEmail);
   await first.getByRole("button", { name: "Change email" }).click();
-  await expect(first.getByText("Email address changed.")).toBeVisible();
+  // The new address takes effect only once confirmed from its mailbox.
+  await expect(first.getByText(`Check ${newEmail} for a confirmation link`).first()).toBeVisible();
+  const [before] = await sql`select 1 from "user" where email = ${newEmail}`;
+  expect(before).toBeUndefined();
+  await first.goto(await mailedLink(newEmail, "change-email"));
+  await expect(first).toHaveURL(/\/user-profile/);
+  await expect(first.getByText(`Signed in as ${newEmail}`)).toBeVisible();
 
   const sessions = first.getByRole("list", { name: "Active sessions" });
   await expect(sessions.getByRole("listitem")).toHaveCount(2);

@@ -21,3 +21,21 @@ describe("passwordProblem", () => {
     expect(passwordProblem("zzzzzzzzzzzz")).toMatch(/repeated/);
   });
 });
+
+describe("passwordProblem: strength score", () => {
+  it("rejects long but guessable passwords, with zxcvbn's advice", () => {
+    expect(passwordProblem("abcabcabcabc")).toMatch(/too easy to guess.*Repeated/);
+    expect(passwordProblem("0000000001")).toMatch(/too easy to guess/);
+  });
+
+  it("counts the user's own name and email as known words", () => {
+    expect(passwordProblem("zorblaxquintavius")).toBeNull();
+    expect(passwordProblem("zorblaxquintavius", ["Zorblax Quintavius", "zorblax@example.com"])).toMatch(
+      /too easy to guess/,
+    );
+  });
+
+  it("accepts passphrases", () => {
+    expect(passwordProblem("a-long-unusual-passphrase")).toBeNull();
+  });
+});

@@ -3,6 +3,7 @@
 import { Monitor } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
+import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
@@ -48,11 +49,8 @@ export function EmailForm({ email }: { email: string }) {
   const router = useRouter();
   const form = useActionForm({ email }, changeEmailAction, {
     idPrefix: "profile",
-    success: "Email address changed.",
-    onSuccess: () => {
-      void refreshViewer();
-      router.refresh();
-    },
+    success: (result) => result.message ?? "Check your new address for a confirmation link.",
+    onSuccess: () => router.refresh(),
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
@@ -68,7 +66,7 @@ export function EmailForm({ email }: { email: string }) {
   );
 }
 
-export function PasswordForm() {
+export function PasswordForm({ userInputs = [] }: { userInputs?: string[] }) {
   const router = useRouter();
   const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
   const form = useActionForm(empty, changePasswordAction, {
@@ -92,13 +90,14 @@ export function PasswordForm() {
       <Field
         id="password-newPassword"
         label="New password"
-        hint={`At least ${PASSWORD_MIN} characters, and not a common password.`}
+        hint={`At least ${PASSWORD_MIN} characters and hard to guess.`}
         error={form.fieldErrors.newPassword}
       >
         {(props) => (
           <Input {...props} {...form.field("newPassword")} type="password" autoComplete="new-password" />
         )}
       </Field>
+      <PasswordStrengthMeter password={form.values.newPassword} userInputs={userInputs} />
       <Field
         id="password-confirmPassword"
         label="Confirm new password"

@@ -18,3 +18,23 @@ export const deleteAccountSchema = z.object({
   password: z.string().min(1, "Enter your password to confirm."),
   confirm: z.literal("DELETE", "Type DELETE to confirm."),
 });
+export const twoFactorPasswordSchema = z.object({
+  password: z.string().min(1, "Enter your password.").max(128, "Use at most 128 characters."),
+});
+export const twoFactorCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from your app."),
+});
+/** A WebAuthn response from the browser (its fields are checked by Better Auth's passkey plugin). */
+export const webAuthnResponseField = z
+  .record(z.string().max(64), z.unknown())
+  .refine((v) => Object.keys(v).length <= 20, {
+    message: "That passkey response is not valid.",
+  });
+export const addPasskeySchema = z.object({
+  response: webAuthnResponseField,
+  name: z.string().trim().max(60, "Use at most 60 characters.").optional(),
+});
+export const passkeyIdSchema = z.object({ id: z.string().min(1).max(200) });

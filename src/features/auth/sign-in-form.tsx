@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { refreshViewer } from "@/components/shell/viewer-store";
@@ -15,7 +16,7 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",
-      success: "Signed in.",
+      success: (result) => result.message ?? "Signed in.",
       onSuccess: (result) => {
         void refreshViewer();
         router.replace(result.data.redirectTo);
@@ -33,6 +34,14 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
           <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
         )}
       </Field>
+      <div className="mb-1 flex justify-end">
+        <Link
+          href="/sign-in/forgot-password"
+          className="text-sm font-medium text-primary underline-offset-4 hover:underline"
+        >
+          Forgot password?
+        </Link>
+      </div>
       <FormError id="sign-in-error" message={form.formError} />
       <SubmitButton pending={form.pending} pendingLabel="Signing in…" className="mt-2 w-full">
         Sign in

@@ -1,8 +1,9 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { MailCheck } from "lucide-react";
+import { useState } from "react";
+import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter";
 import { useActionForm } from "@/components/hooks/use-action-form";
-import { refreshViewer } from "@/components/shell/viewer-store";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -10,20 +11,39 @@ import { PASSWORD_MIN } from "@/core/auth/constants";
 import { signUpAction } from "./actions";
 
 export function SignUpForm({ redirectUrl }: { redirectUrl?: string }) {
-  const router = useRouter();
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useActionForm(
     { name: "", email: "", password: "" },
     (values) => signUpAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-up",
-      success: "Account created. Let's set it up.",
-      onSuccess: (result) => {
-        void refreshViewer();
-        router.replace(result.data.redirectTo);
-        router.refresh();
-      },
+      success: "Check your inbox to confirm your email address.",
+      onSuccess: (result) => setSentTo(result.data.email),
     },
   );
+  if (sentTo) {
+    return (
+      <div className="grid gap-3" role="status">
+        <MailCheck className="size-8 text-primary" aria-hidden="true" />
+        <h2 className="text-lg font-semibold">Check your email</h2>
+        <p className="text-sm text-muted-foreground">
+          We sent a link to <span className="font-medium text-foreground">{sentTo}</span>. Open it to confirm
+          your address and continue setting up your account. The link works for 24 hours.
+        </p>
+        <p className="text-sm text-muted-foreground">
+          No email? Check your spam folder, or{" "}
+          <button
+            type="button"
+            className="font-medium text-primary underline-offset-4 hover:underline"
+            onClick={() => setSentTo(null)}
+          >
+            try another address
+          </button>
+          .
+        </p>
+      </div>
+    );
+  }
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
       <Field id="sign-up-name" label="Name" error={form.fieldErrors.name}>
@@ -35,13 +55,17 @@ export function SignUpForm({ redirectUrl }: { redirectUrl?: string }) {
       <Field
         id="sign-up-password"
         label="Password"
-        hint={`At least ${PASSWORD_MIN} characters, and not a common password.`}
+        hint={`At least ${PASSWORD_MIN} characters and hard to guess.`}
         error={form.fieldErrors.password}
       >
         {(props) => (
           <Input {...props} {...form.field("password")} type="password" autoComplete="new-password" />
         )}
       </Field>
+      <PasswordStrengthMeter
+        password={form.values.password}
+        userInputs={[form.values.name, form.values.email]}
+      />
       <FormError id="sign-up-error" message={form.formError} />
       <SubmitButton pending={form.pending} pendingLabel="Creating your account…" className="mt-2 w-full">
         Create account

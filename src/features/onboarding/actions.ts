@@ -34,26 +34,35 @@ export const createOrganizationStepAction = action(onboarding, createOrgSchema, 
   return advance(viewer.user.id, "organization");
 });
 
-export const acceptInvitationAction = action(onboarding, invitationIdSchema, async ({ viewer, input }) => {
-  const accepted = await viaAuth(
-    (auth, headers) => auth.api.acceptInvitation({ headers, body: { invitationId: input.invitationId } }),
-    {
-      YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
-        "This invitation was sent to another email address. Sign in with that address to accept it.",
-      INVITATION_NOT_FOUND: "This invitation has expired, was cancelled or was already used.",
-    },
-  );
-  if (!accepted.ok) return accepted;
-  const orgId = (accepted.data as { invitation?: { organizationId?: string } } | null)?.invitation
-    ?.organizationId;
-  if (orgId) {
-    await viaAuth((auth, headers) =>
-      auth.api.setActiveOrganization({ headers, body: { organizationId: orgId } }),
+// Only the confirmed owner of the invited address may join (Better Auth checks it too).
+const verifiedOnboarding = { ...onboarding, verifiedEmail: true } as const;
+
+export const acceptInvitationAction = action(
+  verifiedOnboarding,
+  invitationIdSchema,
+  async ({ viewer, input }) => {
+    const accepted = await viaAuth(
+      (auth, headers) => auth.api.acceptInvitation({ headers, body: { invitationId: input.invitationId } }),
+      {
+        EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION:
+          "Confirm your email address first: open the link we sent you.",
+        YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
+          "This invitation was sent to another email address. Sign in with that address to accept it.",
+        INVITATION_NOT_FOUND: "This invitation has expired, was cancelled or was already used.",
+      },
     );
-  }
-  if (viewer.user.onboardingStep === "done") return { ok: true, data: { step: "done" } };
-  return advance(viewer.user.id, "organization");
-});
+    if (!accepted.ok) return accepted;
+    const orgId = (accepted.data as { invitation?: { organizationId?: string } } | null)?.invitation
+      ?.organizationId;
+    if (orgId) {
+      await viaAuth((auth, headers) =>
+        auth.api.setActiveOrganization({ headers, body: { organizationId: orgId } }),
+      );
+    }
+    if (viewer.user.onboardingStep === "done") return { ok: true, data: { step: "done" } };
+    return advance(viewer.user.id, "organization");
+  },
+);
 
 /** Step 2 for a user who already belongs to an organization (e.g. after going Back). */
 export const keepOrganizationAction = action(onboarding, z.object({}), async ({ viewer }) => {

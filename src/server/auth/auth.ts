@@ -1,15 +1,18 @@
 import "server-only";
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
-import { admin, organization } from "better-auth/plugins";
+import { admin, organization, twoFactor } from "better-auth/plugins";
 import { asc, eq } from "drizzle-orm";
 import { passwordProblem } from "@/core/auth/password-policy";
-import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
+import { createMailer, type Mailer } from "../mail/outbox";
 import { consumeRateLimit } from "../rate-limit";
+import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
+import { accountSecurity, clientOf } from "./account-security";
 import { hardenAuthInput } from "./hardening";
 
 export type AuthConfig = {
@@ -19,20 +22,11 @@ export type AuthConfig = {
   secureCookies: boolean;
   signInLimit: number;
   signUpLimit: number;
-  sendInvitationEmail?: (invite: {
-    email: string;
-    organizationName: string;
-    inviterName: string;
-    link: string;
-  }) => Promise<void>;
+  /** Outgoing mail (verification, reset, invitations, security notices); the outbox by default. */
+  mailer?: Mailer;
 };
 
-const SIGN_IN_WINDOW_SECONDS = 10 * 60;
 const SIGN_UP_WINDOW_SECONDS = 60 * 60;
-
-function clientOf(headers: Headers | undefined): string {
-  return hashClient(headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown");
-}
 
 async function limit(db: Db, bucket: string, subject: string, max: number, windowSeconds: number) {
   const decision = await db.transaction((tx) =>
@@ -54,6 +48,8 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
  * sign-up are limited in PostgreSQL so the limits hold across restarts and instances.
  */
 export function createAuth(db: Db, config: AuthConfig) {
+  const mailer = config.mailer ?? createMailer(db);
+  const mail = accountMail(db, mailer, config.baseURL);
   return betterAuth({
     appName: "Abacus",
     baseURL: config.baseURL,
@@ -66,11 +62,23 @@ export function createAuth(db: Db, config: AuthConfig) {
       enabled: true,
       minPasswordLength: 10,
       maxPasswordLength: 128,
-      autoSignIn: true,
+      // Sign-up answers the same whether or not the address has an account; the link signs in.
+      autoSignIn: false,
+      onExistingUserSignUp: mail.onExistingUserSignUp,
+      sendResetPassword: mail.sendResetPassword,
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_EXPIRES_IN,
+      onPasswordReset: mail.onPasswordReset,
       revokeSessionsOnPasswordReset: true,
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: EMAIL_VERIFICATION_EXPIRES_IN,
+      sendVerificationEmail: mail.sendVerificationEmail,
+    },
     user: {
-      changeEmail: { enabled: true, updateEmailWithoutVerification: true },
+      // A new address takes effect only once confirmed from that mailbox.
+      changeEmail: { enabled: true, updateEmailWithoutVerification: false },
       deleteUser: { enabled: true },
     },
     session: {
@@ -85,31 +93,36 @@ export function createAuth(db: Db, config: AuthConfig) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         hardenAuthInput(ctx); // the forms' zod rules on every endpoint that writes user/org data
-        const body = (ctx.body ?? {}) as { email?: unknown; password?: unknown; newPassword?: unknown };
-        if (ctx.path === "/sign-in/email") {
-          await limit(db, "sign-in", clientOf(ctx.headers), config.signInLimit, SIGN_IN_WINDOW_SECONDS);
-          if (typeof body.email === "string") {
-            // Also per account, so spreading guesses over many addresses does not help.
-            const key = `email:${body.email.trim().toLowerCase()}`;
-            await limit(db, "sign-in-account", key, config.signInLimit, SIGN_IN_WINDOW_SECONDS);
-          }
-        }
+        const body = (ctx.body ?? {}) as {
+          name?: unknown;
+          email?: unknown;
+          password?: unknown;
+          newPassword?: unknown;
+        };
         if (ctx.path === "/sign-up/email") {
           await limit(db, "sign-up", clientOf(ctx.headers), config.signUpLimit, SIGN_UP_WINDOW_SECONDS);
         }
         const candidate =
           ctx.path === "/sign-up/email"
             ? body.password
-            : ctx.path === "/change-password"
+            : ctx.path === "/change-password" || ctx.path === "/reset-password"
               ? body.newPassword
               : undefined;
         if (typeof candidate === "string") {
-          const problem = passwordProblem(candidate);
+          const known = [body.name, body.email].filter((v): v is string => typeof v === "string");
+          const problem = passwordProblem(candidate, known);
           if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "WEAK_PASSWORD" });
         }
       }),
     },
     databaseHooks: {
+      user: {
+        update: {
+          before: async (data, ctx) => {
+            await mail.beforeUserUpdate(data, ctx ?? null);
+          },
+        },
+      },
       session: {
         create: {
           // A new session starts in the user's first organization (Better Auth leaves it empty).
@@ -132,11 +145,10 @@ export function createAuth(db: Db, config: AuthConfig) {
         membershipLimit: 500,
         invitationExpiresIn: 60 * 60 * 24 * 7,
         cancelPendingInvitationsOnReInvite: true,
-        requireEmailVerificationOnInvitation: false,
+        // Only the verified owner of the invited address can accept.
+        requireEmailVerificationOnInvitation: true,
         async sendInvitationEmail(data) {
-          if (!config.sendInvitationEmail) return;
-          await config.sendInvitationEmail({
-            email: data.email,
+          await mail.sendInvitation(data.email, {
             organizationName: data.organization.name,
             inviterName: data.inviter.user.name,
             link: invitationLink(config.baseURL, data.id),
@@ -144,6 +156,19 @@ export function createAuth(db: Db, config: AuthConfig) {
         },
       }),
       admin({ defaultRole: "user", adminRoles: ["admin"], impersonationSessionDuration: 60 * 60 }),
+      accountSecurity(db, {
+        clientFailureLimit: config.signInLimit,
+        mailer,
+        origin: config.baseURL,
+        secret: config.secret,
+      }),
+      twoFactor({ issuer: "Abacus", skipVerificationOnEnable: false }),
+      // WebAuthn bound to this instance's origin (never to whatever Origin a request claims).
+      passkey({
+        rpName: "Abacus",
+        rpID: new URL(config.baseURL).hostname,
+        origin: new URL(config.baseURL).origin,
+      }),
       nextCookies(),
     ],
   });

@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb } from "../db/client";
 import { getEnv } from "../env";
+import { getMailer } from "../mail";
 import { getSecrets } from "../secrets";
 import { type Auth, createAuth } from "./auth";
-import { createInvitationMailer } from "./mailer";
 
 /** The instance's public origin: APP_URL, or this server on localhost. */
 export function appOrigin(): string {
@@ -37,7 +37,7 @@ export function getAuth(): Auth {
     secureCookies: env.NODE_ENV === "production" && !isLoopbackHttp(origin),
     signInLimit: env.AUTH_SIGN_IN_LIMIT,
     signUpLimit: env.AUTH_SIGN_UP_LIMIT,
-    sendInvitationEmail: env.SMTP_URL ? createInvitationMailer(env.SMTP_URL, env.MAIL_FROM) : undefined,
+    mailer: getMailer(),
   });
   return holder.__abacusAuth;
 }

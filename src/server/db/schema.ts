@@ -76,6 +76,8 @@ export const user = pgTable("user", {
   banReason: text("ban_reason"),
   banExpires: timestamp("ban_expires", { withTimezone: true }),
   onboardingStep: text("onboarding_step", { enum: onboardingSteps }).notNull().default("profile"),
+  // issue 10: Better Auth's two-factor plugin keeps this flag on the user.
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
 });
 
 export const session = pgTable(
@@ -401,4 +403,115 @@ export const receipts = pgTable(
     issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("receipts_org_idx").on(table.organizationId, table.issuedAt)],
+);
+
+// ---- issue 10: accounts (mail outbox, security events, two-factor, passkeys)
+
+export const mailKinds = [
+  "verify-email",
+  "account-exists",
+  "reset-password",
+  "change-email",
+  "invitation",
+  "security",
+] as const;
+export const mailStatuses = ["kept", "sent", "failed"] as const;
+
+/**
+ * Every message the instance sends, whether or not SMTP_URL is set: without a mail server the
+ * outbox is where platform admins read them (/admin/outbox); with one, the row records delivery.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    to: text("to").notNull(),
+    kind: text("kind", { enum: mailKinds }).notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    status: text("status", { enum: mailStatuses }).notNull().default("kept"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("mail_outbox_created_at_idx").on(table.createdAt),
+    index("mail_outbox_to_idx").on(table.to, table.createdAt),
+  ],
+);
+
+export const securityEventKinds = [
+  "new-device-sign-in",
+  "password-changed",
+  "password-reset",
+  "email-changed",
+  "two-factor-enabled",
+  "two-factor-disabled",
+  "passkey-added",
+  "passkey-removed",
+] as const;
+
+/** What happened to an account's security, listed in the profile and emailed to the user. */
+export const securityEvents = pgTable(
+  "security_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: securityEventKinds }).notNull(),
+    detail: text("detail"),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 6 })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [index("security_events_user_idx").on(table.userId, table.createdAt)],
+);
+
+/** Better Auth's two-factor plugin: the TOTP secret and backup codes (both encrypted by it). */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").default(true),
+    failedVerificationCount: integer("failed_verification_count").default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [
+    index("two_factor_user_id_idx").on(table.userId),
+    index("two_factor_secret_idx").on(table.secret),
+  ],
+);
+
+/** Better Auth's passkey plugin: WebAuthn credentials that sign a user in without a password. */
+export const passkey = pgTable(
+  "passkey",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    createdAt: timestamp("created_at", { withTimezone: true }).defaultNow(),
+    aaguid: text("aaguid"),
+  },
+  (table) => [
+    index("passkey_user_id_idx").on(table.userId),
+    index("passkey_credential_id_idx").on(table.credentialID),
+  ],
 );

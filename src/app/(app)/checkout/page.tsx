@@ -6,7 +6,7 @@ import { CheckoutForm } from "@/features/checkout/checkout-form";
 import { newIdempotencyKey } from "@/features/checkout/idempotency";
 import { buildQuote, parseSelection } from "@/features/checkout/quote";
 import { OrderSelection } from "@/features/checkout/selection";
-import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
+import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
 import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
@@ -18,9 +18,15 @@ export default async function Page({
 }: {
   searchParams: Promise<{ plan?: string; interval?: string; currency?: string }>;
 }) {
-  const viewer = await requireOrgRole("/checkout", ALL_MEMBER_ROLES);
+  const search = await searchParams;
+  const path = `/checkout?${new URLSearchParams(
+    Object.entries(search).filter((e): e is [string, string] => typeof e[1] === "string"),
+  )}`;
+  // Buying needs a confirmed email address: unconfirmed users are sent to confirm it, then back.
+  await requireVerifiedEmail(path);
+  const viewer = await requireOrgRole(path, ALL_MEMBER_ROLES);
   if (viewer.memberRole === "member") return <OwnersOnly orgName={viewer.org.name} />;
-  const selection = parseSelection(await searchParams);
+  const selection = parseSelection(search);
   const db = getDb();
   const [table, subscription] = await Promise.all([loadRateTable(db), getSubscription(db, viewer.org.id)]);
   const quote = buildQuote(selection, table);

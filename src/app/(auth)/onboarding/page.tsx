@@ -4,6 +4,7 @@ import { planPriceUsd, plans } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { CURRENCIES } from "@/core/money/currencies";
 import { loadMeSummary } from "@/features/account/queries";
+import { VerifyEmailNotice } from "@/features/account/security-forms";
 import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
 import { OnboardingFlow } from "@/features/onboarding/onboarding-flow";
 import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/service";
@@ -21,9 +22,22 @@ export default async function OnboardingPage({
   const path = invitation ? `/onboarding?invitation=${encodeURIComponent(invitation)}` : "/onboarding";
   const viewer = await requireUser(path, { allowOnboarding: true });
   const db = getDb();
-  const invitations = await pendingInvitationsFor(db, viewer.user.email);
+  // Invitations are shown only to the confirmed owner of the address they were sent to.
+  const verified = viewer.user.emailVerified;
+  const invitations = verified ? await pendingInvitationsFor(db, viewer.user.email) : [];
+  const notice = verified ? null : (
+    <div className="mx-auto max-w-2xl px-4 pt-8 sm:px-6">
+      <VerifyEmailNotice
+        email={viewer.user.email}
+        reason={
+          invitation ? "To see and accept your invitation, confirm your email address first." : undefined
+        }
+      />
+    </div>
+  );
 
   if (viewer.user.onboardingStep === "done") {
+    if (invitation && !verified) return notice;
     const match = invitations.find((i) => i.id === invitation);
     if (invitation) return <AcceptInvitation invitation={match ?? null} />;
     redirect("/dashboard");
@@ -37,30 +51,33 @@ export default async function OnboardingPage({
     precision: 20,
   };
   return (
-    <OnboardingFlow
-      data={{
-        step: viewer.user.onboardingStep,
-        name: viewer.user.name,
-        invitations: invitations.map(({ id, organizationName, role, inviterName }) => ({
-          id,
-          organizationName,
-          role,
-          inviterName,
-        })),
-        highlightInvitation: invitation ?? null,
-        organizations: me.organizations,
-        activeOrganization: active ? { name: active.name, role: active.role } : null,
-        preferences,
-        currencies: CURRENCIES.map((c) => ({ code: c.code, name: c.name })),
-        roundingModes: ROUNDING_MODES,
-        plans: plans.map((p) => ({
-          id: p.id,
-          name: p.name,
-          tagline: p.tagline,
-          monthly: planPriceUsd(p, "monthly"),
-          yearly: planPriceUsd(p, "yearly"),
-        })),
-      }}
-    />
+    <>
+      {notice}
+      <OnboardingFlow
+        data={{
+          step: viewer.user.onboardingStep,
+          name: viewer.user.name,
+          invitations: invitations.map(({ id, organizationName, role, inviterName }) => ({
+            id,
+            organizationName,
+            role,
+            inviterName,
+          })),
+          highlightInvitation: invitation ?? null,
+          organizations: me.organizations,
+          activeOrganization: active ? { name: active.name, role: active.role } : null,
+          preferences,
+          currencies: CURRENCIES.map((c) => ({ code: c.code, name: c.name })),
+          roundingModes: ROUNDING_MODES,
+          plans: plans.map((p) => ({
+            id: p.id,
+            name: p.name,
+            tagline: p.tagline,
+            monthly: planPriceUsd(p, "monthly"),
+            yearly: planPriceUsd(p, "yearly"),
+          })),
+        }}
+      />
+    </>
   );
 }

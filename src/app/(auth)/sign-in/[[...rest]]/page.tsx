@@ -3,20 +3,106 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
+import { FactorTwoForm } from "@/features/auth/factor-two-form";
+import { ForgotPasswordForm } from "@/features/auth/forgot-password-form";
+import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
+import { ResetPasswordForm } from "@/features/auth/reset-password-form";
 import { SignInForm } from "@/features/auth/sign-in-form";
 import { getViewer } from "@/server/authz";
 
-export const metadata: Metadata = { title: "Sign in" };
+const TITLES: Record<string, string> = {
+  "forgot-password": "Forgot your password?",
+  "reset-password": "Choose a new password",
+  "factor-two": "Two-factor authentication",
+};
 
-// Every sub-path (/sign-in/anything) reaches this screen.
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ rest?: string[] }>;
+}): Promise<Metadata> {
+  const { rest } = await params;
+  return { title: TITLES[rest?.[0] ?? ""] ?? "Sign in" };
+}
+
+const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
+
+// Every sub-path (/sign-in/anything) reaches this screen; a few name steps of signing in.
 export default async function SignInPage({
+  params,
   searchParams,
 }: {
-  searchParams: Promise<{ redirect_url?: string }>;
+  params: Promise<{ rest?: string[] }>;
+  searchParams: Promise<{ redirect_url?: string; token?: string; error?: string }>;
 }) {
-  const { redirect_url } = await searchParams;
+  const [{ rest }, { redirect_url, token, error }] = await Promise.all([params, searchParams]);
+  const screen = rest?.[0] ?? "";
   const target = safeRedirectPath(redirect_url);
+  const backToSignIn = (
+    <>
+      Remembered it?{" "}
+      <Link href="/sign-in" className={linkClass}>
+        Back to sign in
+      </Link>
+    </>
+  );
+
+  if (screen === "reset-password") {
+    const usable = token && !error;
+    return (
+      <AuthCard
+        title={TITLES[screen] ?? ""}
+        description={
+          usable
+            ? "Setting a new password signs out every device, this one included."
+            : "This reset link has expired or was already used."
+        }
+        footer={backToSignIn}
+      >
+        {usable ? (
+          <ResetPasswordForm token={token} />
+        ) : (
+          <Link href="/sign-in/forgot-password" className={linkClass}>
+            Ask for a new link
+          </Link>
+        )}
+      </AuthCard>
+    );
+  }
+
+  if (screen === "factor-two") {
+    return (
+      <AuthCard
+        title={TITLES[screen] ?? ""}
+        description="Your account is protected by a second step."
+        footer={
+          <>
+            Lost your device and your backup codes? Contact the instance's administrators.{" "}
+            <Link href="/sign-in" className={linkClass}>
+              Start over
+            </Link>
+          </>
+        }
+      >
+        <FactorTwoForm redirectUrl={target} />
+      </AuthCard>
+    );
+  }
+
   if (await getViewer()) redirect(target);
+
+  if (screen === "forgot-password") {
+    return (
+      <AuthCard
+        title={TITLES[screen] ?? ""}
+        description="Enter the email address of your account and we will send you a link to choose a new password."
+        footer={backToSignIn}
+      >
+        <ForgotPasswordForm />
+      </AuthCard>
+    );
+  }
+
   const keep = redirect_url && target !== "/dashboard" ? `?redirect_url=${encodeURIComponent(target)}` : "";
   return (
     <AuthCard
@@ -25,16 +111,19 @@ export default async function SignInPage({
       footer={
         <>
           New to Abacus?{" "}
-          <Link
-            href={`/sign-up${keep}`}
-            className="font-medium text-primary underline-offset-4 hover:underline"
-          >
+          <Link href={`/sign-up${keep}`} className={linkClass}>
             Create an account
           </Link>
         </>
       }
     >
       <SignInForm redirectUrl={target} />
+      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <PasskeySignIn redirectUrl={target} />
     </AuthCard>
   );
 }
