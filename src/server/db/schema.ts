@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { ROUNDING_MODES } from "../../core/rounding";
 
 export const contactTopics = ["sales", "support", "billing", "other"] as const;
 
@@ -126,17 +127,7 @@ export const verification = pgTable(
   (table) => [index("verification_identifier_idx").on(table.identifier)],
 );
 
-export const roundingModes = [
-  "up",
-  "down",
-  "ceil",
-  "floor",
-  "half-up",
-  "half-down",
-  "half-even",
-  "half-ceil",
-  "half-floor",
-] as const;
+export const roundingModes = ROUNDING_MODES;
 
 export const organization = pgTable("organization", {
   id: text("id").primaryKey(),
