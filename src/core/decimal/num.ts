@@ -564,7 +564,10 @@ export function roundDp(x: Num, dp: number, mode: Parameters<typeof R.roundToDp>
     roundingDecider({ dp }, mode),
   );
   const d = out.kind === "decided" ? out.value : roundUndecided(out.ball, { dp }, mode);
-  return R.fromString(d.toFixed()) ?? R.ZERO;
+  const exact = R.fromString(d.toFixed());
+  if (!exact)
+    throw new EngineError("limit", "The number is too large to round exactly", ops.ziv.pos, ops.ziv.len);
+  return exact;
 }
 
 /** -1, 0 or 1; reals that cannot be told apart count as equal. */

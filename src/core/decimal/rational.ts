@@ -444,42 +444,53 @@ export function repetend(
   a: Q,
   maxPeriod = 60,
 ): { sign: string; int: string; pre: string; cycle: string } | undefined {
-  if (bitLength(a.d) > 64 || a.e > 20 || a.e < -20) return undefined;
+  if (a.d === 1n || a.e > 20 || a.e < -20) return undefined;
   let n = abs(a.n);
   let d = a.d;
   if (a.e >= 0) n *= pow10(a.e);
   else d *= pow10(-a.e);
-  const g = gcd(n, d);
-  n /= g;
-  d /= g;
-  let m = d;
+  if (d > 1_000_000_000_000n) return undefined; // the digit loop below runs on doubles: rem × 10 < 2^53
+  const int = n / d;
+  let den = Number(d);
+  let rem = Number(n % d);
+  const g = gcdNumber(rem, den);
+  rem /= g;
+  den /= g;
+  let m = den;
   let twos = 0;
   let fives = 0;
-  while (m % 2n === 0n) {
-    m /= 2n;
+  while (m % 2 === 0) {
+    m /= 2;
     twos++;
   }
-  while (m % 5n === 0n) {
-    m /= 5n;
+  while (m % 5 === 0) {
+    m /= 5;
     fives++;
   }
-  if (m === 1n) return undefined;
+  if (m === 1) return undefined;
   const preLen = Math.max(twos, fives);
-  const int = n / d;
-  let rem = n % d;
   let pre = "";
   for (let i = 0; i < preLen; i++) {
-    rem *= 10n;
-    pre += (rem / d).toString();
-    rem %= d;
+    rem *= 10;
+    pre += Math.floor(rem / den);
+    rem %= den;
   }
   const start = rem;
   let cycle = "";
   do {
-    rem *= 10n;
-    cycle += (rem / d).toString();
-    rem %= d;
+    rem *= 10;
+    cycle += Math.floor(rem / den);
+    rem %= den;
     if (cycle.length > maxPeriod) return undefined;
   } while (rem !== start);
   return { sign: a.n < 0n ? "-" : "", int: int.toString(), pre, cycle };
+}
+
+function gcdNumber(a: number, b: number): number {
+  while (b !== 0) {
+    const t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
 }

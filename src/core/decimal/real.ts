@@ -493,6 +493,8 @@ export function ends(b: Ball, wp: number): { lo: Decimal; hi: Decimal } {
   let R = Math.ceil(b.r);
   if (!b.c.isZero()) R = Math.max(R, b.c.e - wp - 3);
   const rad = new Exact(`1e${R}`);
+  // a radius beyond the centre's magnitude: the ball lies within ±2·10^R (no long exact sum)
+  if (b.c.isZero() || R >= b.c.e + 1) return { lo: rad.times(-2), hi: rad.times(2) };
   const c = new Exact(b.c);
   return { lo: c.minus(rad), hi: c.plus(rad) };
 }
@@ -507,6 +509,10 @@ function roundAt(x: Decimal, t: Target, mode: Decimal.Rounding): Decimal {
 export function roundingDecider(t: Target, mode: RoundingMode): (b: Ball, wp: number) => Decimal | undefined {
   const m = toDecimalRounding(mode);
   return (b, wp) => {
+    if ("dp" in t && !b.c.isZero() && Math.max(b.c.e, Math.ceil(b.r)) + t.dp > MAX_WORKING_PRECISION - 100) {
+      // the digit that decides this rounding lies beyond the highest working precision
+      throw new EngineError("limit", "The number is too large to round exactly", 0, 1);
+    }
     const { lo, hi } = ends(b, wp);
     if ("sd" in t && lo.isNeg() !== hi.isNeg() && !(lo.isZero() && hi.isZero())) return undefined;
     if ("sd" in t && (lo.isZero() || hi.isZero()) && !(lo.isZero() && hi.isZero())) return undefined;
