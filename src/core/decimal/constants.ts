@@ -1,9 +1,9 @@
 /**
  * π and e to CONSTANT_DIGITS decimal digits, computed once on first use with exact integer arithmetic
  * (Machin's formula and the series of 1/k!), so that they can be rounded correctly to any precision the
- * engine allows (1000 digits) without decimal.js's slow trigonometric series.
+ * engine allows (1000 digits) with room for Ziv's guard digits and argument reduction without decimal.js's slow trigonometric series.
  */
-const CONSTANT_DIGITS = 1_100;
+const CONSTANT_DIGITS = 2_100;
 
 let piText: string | undefined;
 let eText: string | undefined;

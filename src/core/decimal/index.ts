@@ -13,27 +13,37 @@
  * money `12.50 USD`; conversion `… in JPY` / `… to JPY` (loosest). `log(x)` is base 10, `log(x, b)` base b.
  * `round(x, dp)` uses the selected rounding mode.
  *
- * Precision: every operation is rounded to `precision` significant digits with `rounding`; the final
- * result is rounded once more to that precision (literals are exact until used). A money result is also
- * shown rounded to its currency's ISO 4217 minor units with the same rounding mode.
+ * Semantics: the result is the expression's exact mathematical value, rounded once, at the end, to
+ * `precision` significant digits with `rounding`. Rational values (+ - * /, whole powers, %, percentages,
+ * round/floor/ceil/trunc, min/max, money and conversion) are computed exactly (rational.ts); irrational
+ * ones are evaluated with error bounds at increasing working precision until that one rounding is
+ * certain (Ziv's strategy, real.ts), and common identities are recognised as exact (num.ts). `exact`
+ * says whether the shown result equals the value. A money result is rounded once, from the exact
+ * value, to its currency's ISO 4217 minor units with the same rounding mode.
  *
  * Money rules: amount ± amount (the right one converted to the left one's currency when they differ),
  * amount × number, amount ÷ number, amount ÷ amount = number; adding a plain number to an amount is an error.
  *
- * Bounds (limits.ts): 10,000 characters, 1,000 statements, nesting 200, exponents within ±1,000,000,
- * precision 1..1000 (slow functions have lower precision caps), and a wall-clock budget checked between
- * operations (default 40 ms), so that every input finishes within about 50 ms.
+ * Bounds (limits.ts): 10,000 characters, 1,000 statements, nesting 200, results within 10^±1,000,000
+ * (intermediate values may lie beyond), precision 1..1000 (slow functions have lower precision caps),
+ * exact values up to about 4,900 digits (bigger ones continue as bounded approximations), and a
+ * wall-clock budget (default 40 ms) checked before every operation, with the cost of each refinement of
+ * an irrational value estimated before it starts, so that every input finishes within about 50 ms.
  */
 import type Decimal from "decimal.js";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
-import { decimalFor, isDecimalError, recoverDecimalState } from "./clones";
+import { Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { formatDecimal, formatFixed, type Notation } from "./format";
 import { LIMITS } from "./limits";
+import * as N from "./num";
+import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
-import { isRoundingMode, type RoundingMode, toDecimalRounding } from "./rounding";
+import * as R from "./rational";
+import { ends, NeedMore, roundingDecider, roundUndecided, type Target, ziv } from "./real";
+import { isRoundingMode, type RoundingMode } from "./rounding";
 
 export { decimalFor } from "./clones";
 export type { EvalErrorCode, ExpressionError } from "./errors";
@@ -44,13 +54,15 @@ export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "./rounding";
 
 /** A result or variable value, serialisable (decimal strings, no Decimal objects). */
 export type Value =
-  | { readonly kind: "number"; readonly value: string }
-  | { readonly kind: "money"; readonly value: string; readonly currency: string };
+  | { readonly kind: "number"; readonly value: string; readonly fraction?: string }
+  | { readonly kind: "money"; readonly value: string; readonly currency: string; readonly fraction?: string };
+// `value` is the result rounded to the precision (a decimal string); `fraction` ("1/3"), when present, is
+// the exact rational value, so that `ans` and variables stay exact from one evaluation to the next.
 
 export interface EvaluateOptions {
   /** Significant digits, a whole number from 1 to 1000; default 20. */
   readonly precision?: number;
-  /** Rounding mode of every operation and of the displayed result; default "half-up" (decimal.js's). */
+  /** Rounding mode of the result (rounded once, at the end); default "half-up". */
   readonly rounding?: RoundingMode;
   /** Notation of `display` and `exact`; default "plain". */
   readonly notation?: Notation;
@@ -60,23 +72,36 @@ export interface EvaluateOptions {
   readonly variables?: Readonly<Record<string, Value>>;
   /** Exchange rates for money conversion (base EUR); without them converting is an error. */
   readonly rates?: RateTable | null;
-  /** Wall-clock budget in milliseconds, checked between operations; default 40. */
+  /** Wall-clock budget in milliseconds, checked before every operation; default 40. */
   readonly timeLimitMs?: number;
 }
 
 export interface EvalSuccess {
   readonly ok: true;
-  /** The last statement's value, exact to the precision. */
+  /** The last statement's value, rounded to the precision (with the exact fraction when it is rational). */
   readonly value: Value;
   /**
    * The result as shown: the number in the chosen notation, or for money the amount rounded to the
    * currency's minor units followed by its code ("38.120 BHD", "15234 JPY").
    */
   readonly display: string;
-  /** The result to the full precision, without rounding to minor units, in the chosen notation. */
-  readonly exact: string;
+  /** Whether `display` is the exact value (true) or a rounding of it (false). */
+  readonly exact: boolean;
+  /** The result to the full precision (for money: before rounding to minor units), in the chosen notation. */
+  readonly full: string;
+  /** Whether `full` is the exact value. */
+  readonly fullExact: boolean;
   /** For money: the amount rounded to minor units ("38.120") and the code. */
   readonly money?: { readonly amount: string; readonly currency: string };
+  /** A rational with a repeating expansion: 1/6 = "0.1" then "6" repeating ({ int: "0", pre: "1", cycle: "6" }). */
+  readonly repeating?: {
+    readonly sign: string;
+    readonly int: string;
+    readonly pre: string;
+    readonly cycle: string;
+  };
+  /** Set when the value could not be told apart from zero: "0 to within 10^-1040". */
+  readonly bound?: string;
   /** Every variable after the program ran (the given ones and those it assigned). */
   readonly variables: Readonly<Record<string, Value>>;
 }
@@ -100,14 +125,18 @@ function failure(
   return { ok: false, error: { code, message, line, column, offset: o, length: Math.max(1, length) } };
 }
 
-function toVal(D: typeof Decimal, value: unknown, what: string): Val {
+function toVal(value: unknown, what: string): Val {
   const v = value as Partial<Value> | null;
   if (!v || typeof v !== "object" || typeof v.value !== "string")
     throw new RangeError(`${what} is not a value`);
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d{1,7})?$/i.test(v.value))
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d{1,7})?$/i.test(v.value) || v.value.length > 4_000)
     throw new RangeError(`${what} is not a decimal`);
-  const x = new D(v.value);
-  if (!x.isFinite() || Math.abs(x.e) > LIMITS.maxExponent) throw new RangeError(`${what} is out of range`);
+  const fraction =
+    typeof v.fraction === "string" && v.fraction.length <= 4_000 ? R.fromString(v.fraction) : undefined;
+  const x = fraction ?? R.fromString(v.value);
+  if (!x) throw new RangeError(`${what} is not a decimal`);
+  if (!R.isZero(x) && Math.abs(R.exponentOf(x)) > LIMITS.maxExponent)
+    throw new RangeError(`${what} is out of range`);
   if (v.kind === "money") {
     const cur = typeof v.currency === "string" ? getCurrency(v.currency) : undefined;
     if (!cur) throw new RangeError(`${what} has an unknown currency`);
@@ -117,14 +146,12 @@ function toVal(D: typeof Decimal, value: unknown, what: string): Val {
   return { v: x, c: null };
 }
 
-function fromVal(x: Val): Value {
-  const value = x.v.isZero() ? "0" : x.v.toString();
-  return x.c === null ? { kind: "number", value } : { kind: "money", value, currency: x.c };
-}
+const now: () => number =
+  typeof globalThis.performance?.now === "function" ? () => globalThis.performance.now() : () => Date.now();
 
 /** Evaluates a program. Never throws; see the module comment. */
 export function evaluate(source: string, options: EvaluateOptions = {}): EvalResult {
-  const started = typeof performance !== "undefined" ? performance.now() : Date.now();
+  const started = now();
   if (typeof source !== "string") return failure("", "invalid_option", "The expression must be text", 0);
   const precision = options.precision ?? LIMITS.defaultPrecision;
   if (!Number.isInteger(precision) || precision < LIMITS.minPrecision || precision > LIMITS.maxPrecision) {
@@ -153,34 +180,38 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       throw err;
     }
     if (statements.length === 0) return failure(source, "empty", "Enter an expression", 0);
-    const D = decimalFor(precision, rounding);
     const vars = new Map<string, Val>();
     let ans: Val | undefined;
     try {
       for (const [name, v] of Object.entries(options.variables ?? {}))
-        vars.set(name, toVal(D, v, `Variable ${name}`));
-      ans = options.ans ? toVal(D, options.ans, "ans") : undefined;
+        vars.set(name, toVal(v, `Variable ${name}`));
+      ans = options.ans ? toVal(options.ans, "ans") : undefined;
     } catch (err) {
       return failure(source, "invalid_option", err instanceof Error ? err.message : "Invalid variables", 0);
     }
     const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
+    const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
     const evaluator = new Evaluator({
-      D,
       precision,
       rounding,
-      roundingCode: toDecimalRounding(rounding),
       rates: options.rates ?? null,
       vars,
       ans,
-      deadline: started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs),
+      deadline,
     });
-    const last = evaluator.run(statements) as Val;
-    const result: Val = { v: last.v.toSD(precision, toDecimalRounding(rounding)), c: last.c };
+    const shown = new Map<Val, Shown>();
+    const last = evaluator.run(statements, (v, node) => {
+      shown.set(v, show(v, node, precision, rounding, notation, deadline));
+    }) as Val;
     const variables: Record<string, Value> = {};
-    for (const [name, v] of vars) variables[name] = fromVal(v);
-    return { ok: true, ...present(result, notation, rounding), variables };
+    for (const [name, v] of vars)
+      variables[name] = (shown.get(v) ?? show(v, null, precision, rounding, notation, deadline)).value;
+    return { ok: true, ...(shown.get(last) as Shown), variables };
   } catch (err) {
     if (err instanceof EngineError) return failure(source, err.code, err.message, err.offset, err.length);
+    if (err instanceof NeedMore) {
+      return failure(source, "limit", "A value in the expression cannot be told apart from zero", 0);
+    }
     if (isDecimalError(err)) {
       recoverDecimalState();
       return failure(source, "limit", "The calculation cannot be done at this precision", 0);
@@ -193,23 +224,141 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
   }
 }
 
+type Shown = Omit<EvalSuccess, "ok" | "variables">;
+
+/** A rounded value: the decimal, whether it is exact, and a bound when it could not be told from zero. */
+interface Rounded {
+  readonly d: Decimal;
+  readonly exact: boolean;
+  readonly bound?: string;
+}
+
+/** Rounds a value once to the target (significant digits or decimal places). */
+function roundOnce(
+  x: N.Num,
+  t: Target,
+  mode: RoundingMode,
+  precision: number,
+  deadline: number,
+  where: { pos: number; len: number },
+): Rounded {
+  if (N.isQ(x)) {
+    if ("sd" in t) {
+      const r = R.roundToSd(x, t.sd, mode);
+      if (!r)
+        throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
+      return { d: new Exact(R.scaledString(r.q, r.exp)), exact: r.exact };
+    }
+    const r = R.roundToDp(x, t.dp, mode);
+    if (!r) throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
+    return { d: new Exact(R.scaledString(r.q, -t.dp)), exact: r.exact };
+  }
+  const ctx = { deadline, now, pos: where.pos, len: where.len };
+  const out = ziv(x, precision + 10, Math.max(4 * precision + 100, 400), ctx, roundingDecider(t, mode));
+  if (out.kind === "decided") return { d: out.value, exact: false };
+  const { lo, hi } = ends(out.ball, out.wp);
+  if (lo.lte(0) && hi.gte(0)) {
+    const r = Math.ceil(out.ball.r);
+    return { d: new Exact(0), exact: false, bound: `0 to within 10^${r}` };
+  }
+  return { d: roundUndecided(out.ball, t, mode), exact: false };
+}
+
+function rangeCheck(x: N.Num, node: Node | null, deadline: number, precision: number): void {
+  if (!node) return;
+  let e: number | undefined;
+  if (N.isQ(x)) e = R.isZero(x) ? undefined : R.exponentOf(x);
+  else {
+    const ctx = { deadline, now, pos: node.pos, len: node.len };
+    try {
+      const out = ziv(x, precision + 10, precision + 10, ctx, (b, wp) => {
+        const { lo, hi } = ends(b, wp);
+        if (lo.gt(0) || hi.lt(0)) return b.c.e;
+        return undefined;
+      });
+      if (out.kind === "decided") e = out.value;
+    } catch (err) {
+      if (!(err instanceof NeedMore)) throw err;
+    }
+  }
+  if (e === undefined) return;
+  const fn = node.kind === "call" ? `${node.name}() result` : "The result";
+  if (e > LIMITS.maxExponent) {
+    throw new EngineError(
+      "overflow",
+      `${fn} is too large (above 10^${LIMITS.maxExponent})`,
+      node.pos,
+      node.len,
+    );
+  }
+  if (e < -LIMITS.maxExponent) {
+    throw new EngineError(
+      "overflow",
+      `${fn} is too small (below 10^-${LIMITS.maxExponent})`,
+      node.pos,
+      node.len,
+    );
+  }
+}
+
+function show(
+  x: Val,
+  node: Node | null,
+  precision: number,
+  rounding: RoundingMode,
+  notation: Notation,
+  deadline: number,
+): Shown {
+  rangeCheck(x.v, node, deadline, precision);
+  const where = node ?? { pos: 0, len: 1 };
+  const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
+  return present(x, full, notation, rounding, precision, deadline, where);
+}
+
+function fractionOf(x: N.Num): string | undefined {
+  if (!N.isQ(x) || x.d === 1n || Math.abs(x.e) > 1_000 || R.bitLength(x.n) + R.bitLength(x.d) > 6_000)
+    return undefined;
+  const n = x.e >= 0 ? x.n * R.pow10(x.e) : x.n;
+  const d = x.e >= 0 ? x.d : x.d * R.pow10(-x.e);
+  return `${n}/${d}`;
+}
+
 function present(
   x: Val,
+  full: Rounded,
   notation: Notation,
   rounding: RoundingMode,
-): Pick<EvalSuccess, "value" | "display" | "exact" | "money"> {
-  const exact = formatDecimal(x.v, notation);
-  // a plain-notation string is already an exact decimal: reuse it as the value
+  precision: number,
+  deadline: number,
+  where: { pos: number; len: number },
+): Shown {
+  const text = formatDecimal(full.d, notation);
+  const plain =
+    notation === "plain" && text.length < 2_000 ? text : full.d.isZero() ? "0" : full.d.toString();
+  const fraction = full.exact ? undefined : fractionOf(x.v);
   const value: Value =
-    notation === "plain" && exact.length < 2_000
-      ? x.c === null
-        ? { kind: "number", value: exact }
-        : { kind: "money", value: exact, currency: x.c }
-      : fromVal(x);
-  if (x.c === null) return { value, display: exact, exact };
+    x.c === null
+      ? { kind: "number", value: plain, ...(fraction ? { fraction } : {}) }
+      : { kind: "money", value: plain, currency: x.c, ...(fraction ? { fraction } : {}) };
+  const rep = N.isQ(x.v) && !full.exact ? R.repetend(x.v) : undefined;
+  const extra = {
+    ...(rep ? { repeating: rep } : {}),
+    ...(full.bound ? { bound: full.bound } : {}),
+  };
+  if (x.c === null)
+    return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const amount = formatFixed(x.v.toDecimalPlaces(minor, toDecimalRounding(rounding)), minor);
-  return { value, display: `${amount} ${x.c}`, exact, money: { amount, currency: x.c } };
+  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), deadline, where);
+  const amount = formatFixed(m.d, minor);
+  return {
+    value,
+    display: `${amount} ${x.c}`,
+    exact: m.exact,
+    full: text,
+    fullExact: full.exact,
+    money: { amount, currency: x.c },
+    ...extra,
+  };
 }
 
 export interface FormatOptions {
@@ -225,7 +374,7 @@ export interface FormatOptions {
 export function formatResult(
   value: Value,
   options: FormatOptions = {},
-): Pick<EvalSuccess, "display" | "exact" | "money"> | undefined {
+): Pick<EvalSuccess, "display" | "full" | "exact" | "money"> | undefined {
   const precision = options.precision ?? LIMITS.defaultPrecision;
   const rounding = options.rounding ?? "half-up";
   if (
@@ -237,14 +386,17 @@ export function formatResult(
     return undefined;
   }
   try {
-    const D = decimalFor(precision, rounding);
-    const x = toVal(D, value, "value");
-    const { display, exact, money } = present(
-      { v: x.v.toSD(precision, toDecimalRounding(rounding)), c: x.c },
-      options.notation ?? "plain",
-      rounding,
-    );
-    return money ? { display, exact, money } : { display, exact };
+    const x = toVal(value, "value");
+    const deadline = now() + LIMITS.timeLimitMs;
+    const where = { pos: 0, len: 1 };
+    const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
+    const {
+      display,
+      full: f,
+      exact,
+      money,
+    } = present(x, full, options.notation ?? "plain", rounding, precision, deadline, where);
+    return money ? { display, full: f, exact, money } : { display, full: f, exact };
   } catch {
     return undefined;
   }

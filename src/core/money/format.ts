@@ -4,7 +4,7 @@
  * amount goes to Intl as a decimal string, never as a Number, so nothing is lost above 2^53; it is
  * already rounded to the minor units, so Intl does not round again.
  */
-import type { RoundingMode } from "../decimal/rounding";
+import type { RoundingMode } from "../rounding";
 import { getCurrency } from "./currencies";
 import { type Money, roundToMoney, toDecimalString } from "./money";
 

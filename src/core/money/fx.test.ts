@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ROUNDING_MODES } from "../decimal/rounding";
+import { ROUNDING_MODES } from "../rounding";
 import { CURRENCIES } from "./currencies";
 import { ECB_SNAPSHOT } from "./ecb-snapshot";
 import { convert, crossRate, inverseRate, type RateTable, rateCurrencies } from "./fx";

@@ -9,7 +9,7 @@
  *   computed from the shortened cross rate, so it carries no intermediate rounding.
  */
 import Decimal from "decimal.js";
-import type { RoundingMode } from "../decimal/rounding";
+import type { RoundingMode } from "../rounding";
 import { getCurrency } from "./currencies";
 import type { Money, MoneyResult } from "./money";
 import { parseScaled, pow10, roundDiv } from "./rational";

@@ -13,7 +13,7 @@
  * Expected failures (bad input, missing rate) come back as `{ ok: false, error }`; misuse (an unknown
  * currency passed to `money()`, mixing currencies in `add`) throws a RangeError.
  */
-export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "../decimal/rounding";
+export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "../rounding";
 export { allocate, MAX_PARTS, type Ratio, split } from "./allocate";
 export {
   CURRENCIES,

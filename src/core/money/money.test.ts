@@ -1,7 +1,8 @@
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ROUNDING_MODES, toDecimalRounding } from "../decimal/rounding";
+import { toDecimalRounding } from "../decimal/rounding";
+import { ROUNDING_MODES } from "../rounding";
 import { allocate, split } from "./allocate";
 import { formatAmount, formatMoney } from "./format";
 import {

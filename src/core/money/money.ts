@@ -4,7 +4,7 @@
  * Nothing here uses binary floating point.
  */
 import type Decimal from "decimal.js";
-import type { RoundingMode } from "../decimal/rounding";
+import type { RoundingMode } from "../rounding";
 import { getCurrency } from "./currencies";
 import { parseScaled, pow10, roundDiv, scaledToString } from "./rational";
 

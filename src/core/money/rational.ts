@@ -2,7 +2,7 @@
  * Exact rational helpers on bigint: every rounding of money in this module goes through `roundDiv`,
  * so one routine decides all nine rounding modes. No binary floating point is involved.
  */
-import type { RoundingMode } from "../decimal/rounding";
+import type { RoundingMode } from "../rounding";
 
 /** A decimal as an exact fraction `num / 10^scale` (scale ≥ 0). */
 export interface ScaledDecimal {

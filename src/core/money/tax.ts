@@ -4,7 +4,7 @@
  *
  * Rates are decimal strings: a fraction ("0.2") or a percentage with a trailing "%" ("20%", "7.5%").
  */
-import type { RoundingMode } from "../decimal/rounding";
+import type { RoundingMode } from "../rounding";
 import type { Money } from "./money";
 import { parseScaled, pow10, roundDiv } from "./rational";
 

@@ -72,14 +72,19 @@ describe("calculate", () => {
   it("evaluates exactly, with money and conversion", () => {
     expect(calculate({ expression: "0.1 + 0.2" }, rates)).toEqual({
       ok: true,
-      body: { result: "0.3", exact: "0.3" },
+      body: { result: "0.3", exact: true },
     });
     expect(calculate({ expression: "100 USD in JPY" }, rates)).toMatchObject({
       ok: true,
-      body: { result: "15664", currency: "JPY" },
+      body: { result: "15664", currency: "JPY", exact: false },
     });
     expect(calculate({ expression: "1 / 3", precision: 5, rounding: "up" }, rates)).toMatchObject({
-      body: { result: "0.33334" },
+      body: { result: "0.33334", exact: false },
+    });
+    // rounded once, at the end: the old engine's 1/3*3 was 0.99999999999999999999
+    expect(calculate({ expression: "1/3*3" }, rates)).toEqual({
+      ok: true,
+      body: { result: "1", exact: true },
     });
   });
 

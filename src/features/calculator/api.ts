@@ -11,7 +11,7 @@ export type ApiOutcome<T> =
 export function calculate(
   input: { expression: string; precision?: number; rounding?: RoundingMode },
   rates: RateTable,
-): ApiOutcome<{ result: string; exact: string; currency?: string }> {
+): ApiOutcome<{ result: string; exact: boolean; currency?: string; unrounded?: string; bound?: string }> {
   const outcome = evaluate(input.expression, {
     precision: input.precision ?? 20,
     rounding: input.rounding ?? "half-even",
@@ -25,13 +25,22 @@ export function calculate(
       column: outcome.error.column,
     };
   }
+  // `exact`: whether `result` is the exact value of the expression or a rounding of it (once, at the end)
+  const bound = outcome.bound ? { bound: outcome.bound } : {};
   if (outcome.money) {
     return {
       ok: true,
-      body: { result: outcome.money.amount, exact: outcome.exact, currency: outcome.money.currency },
+      body: {
+        result: outcome.money.amount,
+        exact: outcome.exact,
+        currency: outcome.money.currency,
+        // the amount to the requested precision before rounding to minor units
+        unrounded: outcome.full,
+        ...bound,
+      },
     };
   }
-  return { ok: true, body: { result: outcome.display, exact: outcome.exact } };
+  return { ok: true, body: { result: outcome.display, exact: outcome.exact, ...bound } };
 }
 
 /** GET /api/v1/convert: money keeps its minor-unit digits ("38.120" BHD, "15234" JPY). */

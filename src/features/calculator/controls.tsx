@@ -1,20 +1,7 @@
 import type * as React from "react";
 import { NativeSelect } from "@/components/ui/input";
-import type { RoundingMode } from "@/core/decimal";
+import { ROUNDING_OPTIONS, type RoundingMode } from "@/core/rounding";
 import { cn } from "@/lib/utils";
-
-/** The nine rounding modes as the calculator names them, ties-to-nearest modes first. */
-export const ROUNDING_OPTIONS: readonly { readonly mode: RoundingMode; readonly label: string }[] = [
-  { mode: "half-even", label: "Half even (ties to even, banker's)" },
-  { mode: "half-up", label: "Half up (ties away from zero)" },
-  { mode: "half-down", label: "Half down (ties towards zero)" },
-  { mode: "half-ceil", label: "Half ceiling (ties towards +∞)" },
-  { mode: "half-floor", label: "Half floor (ties towards −∞)" },
-  { mode: "up", label: "Up (away from zero)" },
-  { mode: "down", label: "Down (towards zero, truncate)" },
-  { mode: "ceil", label: "Ceiling (towards +∞)" },
-  { mode: "floor", label: "Floor (towards −∞)" },
-];
 
 export function RoundingSelect({
   id,

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import {
   type EvalResult,
+  type EvalSuccess,
   type ExpressionError,
   evaluate,
   LIMITS,
@@ -232,7 +233,8 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
             )}
             aria-live="polite"
           >
-            {precisionError ?? "Significant digits, from 1 to 1000. Every operation is rounded to them."}
+            {precisionError ??
+              "Significant digits, from 1 to 1000. The exact result is rounded once, to them."}
           </p>
         </div>
 
@@ -363,17 +365,19 @@ function ResultView({
         <div className="grid gap-1">
           <p className="flex items-baseline gap-2 font-mono text-2xl">
             <span aria-hidden className="text-muted-foreground">
-              =
+              {result.exact ? "=" : "≈"}
             </span>
             <span data-testid="result-value" className="min-w-0 break-all tabular">
               {result.display}
             </span>
           </p>
+          <Exactness result={result} />
           {result.money ? (
             <p className="font-mono text-xs text-muted-foreground">
               Rounded to {result.money.currency}'s minor units. Before rounding:{" "}
               <span data-testid="result-exact" className="break-all tabular">
-                {result.exact} {result.money.currency}
+                {result.fullExact ? "" : "≈ "}
+                {result.full} {result.money.currency}
               </span>
             </p>
           ) : null}
@@ -382,6 +386,45 @@ function ResultView({
         <ErrorView error={result.error} source={source} />
       )}
     </section>
+  );
+}
+
+/** Says whether the shown result is the exact value, and shows a repeating decimal's cycle. */
+function Exactness({ result }: { result: EvalSuccess }) {
+  const rep = result.repeating;
+  return (
+    <p
+      className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-xs text-muted-foreground"
+      data-testid="result-exactness"
+    >
+      <span
+        className={cn(
+          "rounded-sm border px-1.5 py-0.5 font-medium",
+          result.exact ? "border-success/40 text-success" : "border-border text-foreground",
+        )}
+      >
+        {result.exact ? "Exact" : "Rounded"}
+      </span>
+      {result.bound ? (
+        <span>Could not be told apart from zero: the value is {result.bound}.</span>
+      ) : rep ? (
+        <span>
+          Exactly{" "}
+          <span className="font-mono tabular text-foreground" data-testid="result-repeating">
+            {rep.sign}
+            {rep.int}.{rep.pre}
+            <span className="overline" title={`${rep.cycle} repeats`}>
+              {rep.cycle}
+            </span>
+          </span>
+          <span className="sr-only"> with {rep.cycle} repeating</span>
+        </span>
+      ) : result.exact ? (
+        <span>This is the exact value.</span>
+      ) : (
+        <span>The exact value, rounded once to the precision.</span>
+      )}
+    </p>
   );
 }
 

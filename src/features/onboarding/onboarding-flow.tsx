@@ -12,6 +12,7 @@ import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
+import { ROUNDING_OPTIONS } from "@/core/rounding";
 import { NameSlugFields } from "@/features/organizations";
 import {
   acceptInvitationAction,
@@ -243,10 +244,9 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () =>
       <Field id="prefs-roundingMode" label="Rounding mode" error={form.fieldErrors.roundingMode}>
         {(props) => (
           <NativeSelect {...props} {...form.field("roundingMode")} disabled={!canEdit}>
-            {data.roundingModes.map((m) => (
-              <option key={m} value={m}>
-                {m}
-                {m === "half-even" ? " (banker's rounding)" : ""}
+            {ROUNDING_OPTIONS.map((o) => (
+              <option key={o.mode} value={o.mode}>
+                {o.label}
               </option>
             ))}
           </NativeSelect>

@@ -16,8 +16,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { MEMBER_ROLES, PLATFORM_ROLES } from "../../core/auth/roles";
-import { ROUNDING_MODES } from "../../core/decimal/rounding";
 import { ONBOARDING_STEPS } from "../../core/onboarding/steps";
+import { ROUNDING_MODES } from "../../core/rounding";
 
 export const contactTopics = ["sales", "support", "billing", "other"] as const;
 
