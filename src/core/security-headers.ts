@@ -1,12 +1,14 @@
 /**
  * Security headers for every response. The Content-Security-Policy allows scripts only from this
  * origin (plus the inline scripts Next.js and the no-flash theme script need); `unsafe-eval` is
- * allowed only in development, where React's tooling needs it.
+ * allowed only in development, where React's tooling needs it. `wasm-unsafe-eval` allows compiling
+ * WebAssembly only (the crypto workbench's fast hashing), never `eval` of strings.
  */
 export function contentSecurityPolicy(isDev: boolean): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", "'unsafe-inline'", ...(isDev ? ["'unsafe-eval'"] : [])],
+    // 'wasm-unsafe-eval' lets WebAssembly compile (the crypto worker's hash-wasm); it does not allow eval().
+    "script-src": ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'", ...(isDev ? ["'unsafe-eval'"] : [])],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],
     "font-src": ["'self'"],

@@ -52,6 +52,17 @@ export type { EcCurve } from "./curves";
 export { EC_CURVES } from "./curves";
 export type { DhGroupName } from "./dh-groups";
 export { DH_GROUPS } from "./dh-groups";
+export {
+  DIGEST_ALGORITHMS,
+  type DigestAlgorithm,
+  digest,
+  digestStream,
+  isXof,
+  XOF_ALGORITHMS,
+  XOF_DEFAULT_LENGTH,
+  XOF_MAX_LENGTH,
+  type XofAlgorithm,
+} from "./digest";
 export { decodeDerSignature, derToRaw, encodeDerSignature, rawToDer, type SignatureFormat } from "./ec";
 export * from "./encoding";
 export * from "./errors";
@@ -96,8 +107,8 @@ export {
 export type { PrivateKeyData, PublicKeyData } from "./keys";
 export { type PemBlock, parsePem, parsePemAll, toPem } from "./pem";
 export { decryptPkcs8, describeEncryptedPkcs8, encryptPkcs8 } from "./pkcs8-encryption";
-export { RSA_HASHES, RSA_KEY_SIZES, type RsaHash, rsaMaxMessageLength } from "./rsa";
-export { type CertificateInfo, parseCertificate } from "./x509";
+export { type PssSaltLength, RSA_HASHES, RSA_KEY_SIZES, type RsaHash, rsaMaxMessageLength } from "./rsa";
+export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";
 
 // ---- key generation --------------------------------------------------------------------------------
 

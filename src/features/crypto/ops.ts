@@ -61,8 +61,8 @@ const privateKeyFields = (field: string): Fields => ({
   default: field,
 });
 
-/** Files are read and hashed 1 MiB at a time: fine-grained progress, little memory. */
-const FILE_CHUNK = 1024 * 1024;
+/** Files are read 4 MiB at a time: progress every few percent of a big file, few calls. */
+const FILE_CHUNK = 4 * 1024 * 1024;
 
 // ---- hashing ---------------------------------------------------------------------------------------
 
@@ -74,17 +74,19 @@ export interface DigestResult {
 }
 
 async function hash(
-  a: { alg: c.HashAlgorithm; data: DataSpec; output: OutputEncoding },
+  a: { alg: c.DigestAlgorithm; data: DataSpec; output: OutputEncoding; length?: number },
   ctx: OpContext = {},
 ): Promise<DigestResult> {
   const { alg, data } = a;
   let digest: Uint8Array;
   let inputLength: number;
+  const length = c.isXof(alg) && a.length !== undefined ? { length: a.length } : {};
   if (data.kind === "file") {
     inputLength = data.file.size;
-    digest = await at("data", () =>
-      c.hashStream(alg, data.file, {
+    digest = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
+      c.digestStream(alg, data.file, {
         chunkSize: FILE_CHUNK,
+        ...length,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.progress ? { onProgress: ctx.progress } : {}),
       }),
@@ -92,7 +94,7 @@ async function hash(
   } else {
     const bytes = await bytesOf("data", data);
     inputLength = bytes.length;
-    digest = await at("alg", () => c.hash(alg, bytes));
+    digest = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => c.digest(alg, bytes, length));
   }
   return { value: encode(digest, a.output), inputLength, outputLength: digest.length };
 }
@@ -276,6 +278,33 @@ export interface SignatureOptions {
   hash: "default" | c.HashAlgorithm;
   /** ECDSA and DSA: DER (OpenSSL's) or raw r||s. */
   format: c.SignatureFormat;
+  /**
+   * RSA-PSS salt length: "digest" (OpenSSL's default when signing), "max", a number of bytes, or "auto"
+   * (verification only: the digest length, the maximum, then 0). Absent: "digest" to sign, "auto" to verify.
+   */
+  pssSalt?: string;
+}
+
+function pssSaltOf(v: string | undefined, verifying: boolean): c.PssSaltLength {
+  if (v === undefined || v === "") return verifying ? "auto" : "digest";
+  if (v === "digest" || v === "max") return v;
+  if (v === "auto") {
+    if (verifying) return "auto";
+    throw new FieldError(
+      "INVALID_PARAMETER",
+      'Salt length "auto" is for verifying; choose one to sign',
+      "pssSalt",
+    );
+  }
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 1024) {
+    throw new FieldError(
+      "INVALID_PARAMETER",
+      "Salt length must be digest, max, auto or a whole number of bytes from 0",
+      "pssSalt",
+    );
+  }
+  return n;
 }
 
 const KIND_SCHEME: Record<string, Exclude<SchemeChoice, "auto"> | undefined> = {
@@ -290,6 +319,7 @@ function resolveScheme(
   o: SignatureOptions,
   pss: boolean,
   field: string,
+  verifying = false,
 ): { scheme: c.SignatureScheme; label: string } {
   const alg = o.scheme === "auto" ? (pss ? "RSA-PSS" : KIND_SCHEME[kind]) : o.scheme;
   if (!alg) {
@@ -311,10 +341,19 @@ function resolveScheme(
           "hash",
         );
       }
-      return {
-        scheme: { alg, hash: h as c.RsaHash },
-        label: `${alg === "RSA-PSS" ? "RSA-PSS" : "RSA PKCS#1 v1.5"} with ${h}`,
-      };
+      if (alg === "RSA-PSS") {
+        const saltLength = pssSaltOf(o.pssSalt, verifying);
+        const salt =
+          saltLength === "auto"
+            ? "any usual salt length"
+            : saltLength === "digest"
+              ? "salt = digest length"
+              : saltLength === "max"
+                ? "maximum salt"
+                : `${saltLength}-byte salt`;
+        return { scheme: { alg, hash: h as c.RsaHash, saltLength }, label: `RSA-PSS with ${h}, ${salt}` };
+      }
+      return { scheme: { alg, hash: h as c.RsaHash }, label: `RSA PKCS#1 v1.5 with ${h}` };
     }
     case "ECDSA":
       return {
@@ -327,6 +366,14 @@ function resolveScheme(
         label: `DSA with ${hash ?? "SHA-256"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
       };
     default:
+      if (hash) {
+        // Pure Ed25519 hashes the message itself (SHA-512 inside); a chosen hash would be silently ignored.
+        throw new FieldError(
+          "INVALID_PARAMETER",
+          `Ed25519 signs the message itself (with SHA-512 inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
+          "hash",
+        );
+      }
       return { scheme: { alg: "Ed25519" }, label: "Ed25519 (pure)" };
   }
 }
@@ -371,13 +418,14 @@ async function verify(a: {
   data: DataSpec;
   signature: DataSpec;
   options: SignatureOptions;
-}): Promise<{ valid: boolean; label: string }> {
+}): Promise<{ valid: boolean; label: string; hint?: string }> {
   const key = await at(privateKeyFields("publicKey"), () => c.loadPublicKey(a.publicKey));
   const { scheme, label } = resolveScheme(
     key.kind,
     a.options,
     key.kind === "rsa" && key.pss === true,
     "publicKey",
+    true,
   );
   const data = await bytesOf("data", a.data);
   const signature = await bytesOf("signature", a.signature);
@@ -390,10 +438,24 @@ async function verify(a: {
     },
     () => c.verify(key, data, signature, scheme),
   );
-  return {
+  const out = {
     valid,
     label: key.kind === "ec" ? label.replace("the curve's hash", ECDSA_DEFAULT_HASH[key.curve] ?? "") : label,
   };
+  // An RSA key does not say which padding signed: when PKCS#1 v1.5 was assumed and failed, see whether
+  // the signature is a PSS one and say so (it is not accepted silently: the user picks the scheme).
+  if (!valid && scheme.alg === "RSASSA-PKCS1-v1_5") {
+    const pss = await c
+      .verify(key, data, signature, { alg: "RSA-PSS", hash: scheme.hash, saltLength: "auto" })
+      .catch(() => false);
+    return {
+      ...out,
+      hint: pss
+        ? `It is a valid RSA-PSS signature with ${scheme.hash}: choose the RSA-PSS scheme to accept it.`
+        : "If it was made with PSS (openssl … -sigopt rsa_padding_mode:pss), choose RSA-PSS; check the hash too.",
+    };
+  }
+  return out;
 }
 
 // ---- key agreement ---------------------------------------------------------------------------------
@@ -417,22 +479,36 @@ async function derive(a: {
 
 // ---- inspector -------------------------------------------------------------------------------------
 
-/** An inspection without the decoded key material (bigints the UI has no use for). */
-export type InspectedBlock = Omit<c.Inspection, "certificate"> & {
-  certificate?: Omit<c.CertificateInfo, "publicKey"> & {
-    publicKey: Omit<c.CertificateInfo["publicKey"], "key">;
-  };
+type WithoutKey<T extends { publicKey: { key: unknown } }> = Omit<T, "publicKey"> & {
+  publicKey: Omit<T["publicKey"], "key">;
 };
+
+/** An inspection without the decoded key material (bigints the UI has no use for). */
+export type InspectedBlock = Omit<c.Inspection, "certificate" | "csr"> & {
+  certificate?: WithoutKey<c.CertificateInfo> & {
+    /** At the moment of inspection, by this device's clock. */
+    status: "valid" | "expired" | "not yet valid" | "unknown";
+  };
+  csr?: WithoutKey<c.CsrInfo>;
+};
+
+function withoutKey<T extends { publicKey: { key: unknown } }>(x: T): WithoutKey<T> {
+  const { key: _key, ...publicKey } = x.publicKey;
+  return { ...x, publicKey } as unknown as WithoutKey<T>;
+}
 
 async function inspect(a: { input: string; passphrase: string }): Promise<InspectedBlock[]> {
   const blocks = await at(privateKeyFields("input"), () =>
     c.inspect(a.input, a.passphrase ? { passphrase: a.passphrase } : {}),
   );
-  return blocks.map((b) => {
-    if (!b.certificate) return b;
-    const { key: _key, ...publicKey } = b.certificate.publicKey;
-    return { ...b, certificate: { ...b.certificate, publicKey } };
-  });
+  const now = new Date();
+  return blocks.map(({ certificate, csr, ...b }) => ({
+    ...b,
+    ...(certificate
+      ? { certificate: { ...withoutKey(certificate), status: c.validityStatus(certificate, now) } }
+      : {}),
+    ...(csr ? { csr: withoutKey(csr) } : {}),
+  }));
 }
 
 export const ops = {
