@@ -511,6 +511,167 @@ async function inspect(a: { input: string; passphrase: string }): Promise<Inspec
   }));
 }
 
+// ---- symmetric encryption (openssl enc) -------------------------------------------------------------
+
+/** Encrypting a file keeps input and output in memory: this much at most. */
+export const SYMMETRIC_MAX_BYTES = 256 * 1024 * 1024;
+/** Results longer than this are offered as a download only, not shown as text. */
+const SHOW_MAX_BYTES = 64 * 1024;
+
+export interface SymmetricArgs {
+  direction: "encrypt" | "decrypt";
+  cipher: c.SymmetricCipher;
+  keyMode: "password" | "raw";
+  password: string;
+  kdf: "pbkdf2" | "legacy";
+  iterations: number;
+  hash: c.HashAlgorithm;
+  /** Hex, for keyMode "raw". */
+  key: string;
+  iv: string;
+  aad: DataSpec | null;
+  data: DataSpec;
+  /** "base64-lines" is `openssl enc -a` (64-column lines); "utf8" for decrypted text. */
+  output: "base64" | "base64-lines" | "hex" | "utf8";
+}
+
+export interface SymmetricResult {
+  /** The output as text, or "" when it is too long to show (download it). */
+  value: string;
+  shownAs: SymmetricArgs["output"];
+  /** The raw output bytes, for download. */
+  bytes: Uint8Array;
+  key: string;
+  iv: string;
+  salt?: string;
+}
+
+function wrap64(text: string): string {
+  return text.replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
+}
+
+async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
+  if (a.data.kind === "file" && a.data.file.size > SYMMETRIC_MAX_BYTES) {
+    throw new FieldError(
+      "INPUT_TOO_LARGE",
+      `Files up to ${SYMMETRIC_MAX_BYTES / 1024 / 1024} MiB can be encrypted here; use openssl enc for larger ones`,
+      "data",
+    );
+  }
+  const data = await bytesOf("data", a.data);
+  const aad = a.aad ? await bytesOf("aad", a.aad) : undefined;
+  const opts = aad && aad.length > 0 ? { aad } : {};
+  let key: c.EncKey;
+  if (a.keyMode === "raw") {
+    key = {
+      kind: "raw",
+      key: await at("key", () => c.hexToBytes(a.key)),
+      iv: await at("iv", () => c.hexToBytes(a.iv)),
+    };
+  } else {
+    key = { kind: "password", password: a.password, kdf: a.kdf, hash: a.hash, iterations: a.iterations };
+  }
+  const fields: Fields = {
+    DECRYPTION_FAILED: a.keyMode === "raw" ? "key" : "password",
+    default: a.keyMode === "raw" ? "key" : "password",
+  };
+  let out: Uint8Array;
+  let info: { key: Uint8Array; iv: Uint8Array; salt?: Uint8Array } | undefined;
+  if (a.direction === "encrypt") {
+    const r = await at({ ...fields, INVALID_PARAMETER: a.keyMode === "raw" ? "key" : "iterations" }, () =>
+      c.symmetricEncrypt(a.cipher, data, key, opts),
+    );
+    out = r.output;
+    info = r;
+  } else {
+    out = await at(fields, () => c.symmetricDecrypt(a.cipher, data, key, opts));
+  }
+  let shownAs = a.output;
+  let value = "";
+  if (out.length <= SHOW_MAX_BYTES) {
+    if (shownAs === "utf8") {
+      try {
+        value = c.bytesToUtf8(out);
+      } catch {
+        shownAs = "hex";
+      }
+    }
+    if (shownAs === "hex") value = c.bytesToHex(out);
+    else if (shownAs === "base64") value = c.bytesToBase64(out);
+    else if (shownAs === "base64-lines") value = wrap64(c.bytesToBase64(out));
+  }
+  const result: SymmetricResult = {
+    value,
+    shownAs,
+    bytes: out,
+    key: info ? c.bytesToHex(info.key) : "",
+    iv: info ? c.bytesToHex(info.iv) : "",
+  };
+  if (info?.salt) result.salt = c.bytesToHex(info.salt);
+  return result;
+}
+
+// ---- HKDF ------------------------------------------------------------------------------------------
+
+async function hkdf(a: {
+  hash: c.HashAlgorithm;
+  mode: c.HkdfMode;
+  key: DataSpec;
+  salt: DataSpec;
+  info: DataSpec;
+  length: number;
+  output: OutputEncoding;
+}): Promise<{ value: string; length: number }> {
+  const key = await bytesOf("key", a.key);
+  const salt = await bytesOf("salt", a.salt);
+  const info = await bytesOf("info", a.info);
+  const out = await at({ default: a.mode === "expand" ? "key" : "length" }, () => {
+    try {
+      return c.hkdf({ hash: a.hash, key, salt, info, length: a.length, mode: a.mode });
+    } catch (e) {
+      if (e instanceof c.CryptoInputError && /^Length/.test(e.message)) {
+        throw new FieldError(e.code, e.message, "length");
+      }
+      throw e;
+    }
+  });
+  return { value: encode(out, a.output), length: out.length };
+}
+
+// ---- key conversion --------------------------------------------------------------------------------
+
+export interface ConvertedKey {
+  /** PEM or JWK text, or base64 of DER. */
+  value: string;
+  kind: "pem" | "der" | "jwk";
+  label?: string;
+  summary: c.KeySummary;
+}
+
+async function convertKey(a: {
+  input: string;
+  passphrase: string;
+  target: c.KeyTarget;
+  encoding: "pem" | "der";
+  newPassphrase: string;
+}): Promise<ConvertedKey> {
+  const pass = a.passphrase ? { passphrase: a.passphrase } : {};
+  const key = await at(privateKeyFields("privateKey"), () => c.loadAnyKey(a.input, pass));
+  const r = await at(
+    { ...privateKeyFields("privateKey"), INVALID_PARAMETER: "newPassphrase", WRONG_KEY_TYPE: "target" },
+    () =>
+      c.convertKey(a.input, a.target, {
+        ...pass,
+        encoding: a.encoding,
+        ...(a.newPassphrase ? { newPassphrase: a.newPassphrase } : {}),
+      }),
+  );
+  const summary = c.summarizeKey(key);
+  if (r.kind === "der") return { value: c.bytesToBase64(r.bytes), kind: "der", summary };
+  if (r.kind === "pem") return { value: r.text, kind: "pem", label: r.label, summary };
+  return { value: r.text, kind: "jwk", summary };
+}
+
 export const ops = {
   hash,
   hmac,
@@ -523,6 +684,9 @@ export const ops = {
   verify,
   derive,
   inspect,
+  symmetric,
+  hkdf,
+  convertKey,
 };
 
 export type Ops = typeof ops;

@@ -635,6 +635,7 @@ export function DownloadButton({
   what,
   type = "application/x-pem-file",
   binary,
+  bytes,
 }: {
   text: string;
   filename: string;
@@ -642,18 +643,20 @@ export function DownloadButton({
   type?: string;
   /** Set when `text` is hex or base64 of bytes: the file holds the bytes (a .sig/.bin OpenSSL reads). */
   binary?: "hex" | "base64" | undefined;
+  /** The file's bytes, when they are at hand (then `text` is not used for the body). */
+  bytes?: Uint8Array | undefined;
 }) {
   return (
     <Button
       type="button"
       variant="outline"
       size="sm"
-      disabled={!text}
+      disabled={!text && !bytes}
       aria-label={`Download ${what.toLowerCase()} as ${filename}`}
       onClick={() => {
-        const body = binary ? decodeForDownload(text, binary) : text;
+        const body = bytes ? new Uint8Array(bytes) : binary ? decodeForDownload(text, binary) : text;
         const url = URL.createObjectURL(
-          new Blob([body], { type: binary ? "application/octet-stream" : type }),
+          new Blob([body], { type: bytes || binary ? "application/octet-stream" : type }),
         );
         const a = document.createElement("a");
         a.href = url;
@@ -689,7 +692,7 @@ export function ResultBox({
   placeholder: string;
   /** sm: a hash or a signature; lg: a PEM key. */
   size?: "sm" | "lg";
-  download?: { filename: string; type?: string; binary?: "hex" | "base64" };
+  download?: { filename: string; type?: string; binary?: "hex" | "base64"; bytes?: Uint8Array };
   children?: React.ReactNode;
 }) {
   return (
@@ -704,6 +707,7 @@ export function ResultBox({
               what={label}
               filename={download.filename}
               binary={download.binary}
+              bytes={download.bytes}
               {...(download.type ? { type: download.type } : {})}
             />
           ) : null}
