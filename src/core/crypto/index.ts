@@ -130,6 +130,14 @@ export {
   symmetricEncrypt,
 } from "./symmetric";
 export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";
+export {
+  type ChainLink,
+  type ChainResult,
+  createCsr,
+  createSelfSignedCertificate,
+  verifyChain,
+  verifyCsrSignature,
+} from "./x509-create";
 
 // ---- key generation --------------------------------------------------------------------------------
 

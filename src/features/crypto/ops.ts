@@ -672,6 +672,61 @@ async function convertKey(a: {
   return { value: r.text, kind: "jwk", summary };
 }
 
+// ---- certificates ----------------------------------------------------------------------------------
+
+async function createCertificate(a: {
+  privateKey: string;
+  passphrase: string;
+  make: "csr" | "self-signed";
+  subject: string;
+  subjectAltNames: string;
+  days: number;
+}): Promise<{ pem: string; der: string; summary: string }> {
+  const key = await at(privateKeyFields("privateKey"), () =>
+    c.loadPrivateKey(a.privateKey, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const fieldFor = (e: c.CryptoInputError) =>
+    /^Subject/.test(e.message) || /subject/.test(e.message)
+      ? "subject"
+      : /^Alternative name/.test(e.message)
+        ? "subjectAltNames"
+        : /^Days/.test(e.message)
+          ? "days"
+          : "privateKey";
+  try {
+    const spec = { subject: a.subject, subjectAltNames: a.subjectAltNames };
+    const r =
+      a.make === "csr"
+        ? await c.createCsr(key, spec)
+        : await c.createSelfSignedCertificate(key, { ...spec, days: a.days });
+    const summary =
+      a.make === "csr"
+        ? "PKCS#10 request; check it with: openssl req -in request.csr -verify -noout -text"
+        : `Self-signed, valid ${a.days} days from now; check it with: openssl x509 -in certificate.pem -noout -text`;
+    return { pem: r.pem, der: c.bytesToBase64(r.der), summary };
+  } catch (e) {
+    if (e instanceof c.CryptoInputError) throw new FieldError(e.code, e.message, fieldFor(e));
+    throw e;
+  }
+}
+
+async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
+  const blocks = (text: string, field: string) =>
+    at(field, () => {
+      const all = c.parsePemAll(text);
+      const certs = all.filter((b) => /CERTIFICATE$/.test(b.label) && !/REQUEST/.test(b.label));
+      if (text.trim() && certs.length === 0) {
+        throw new c.CryptoInputError("MALFORMED_PEM", "No -----BEGIN CERTIFICATE----- block found");
+      }
+      return certs.map((b) => b.der);
+    });
+  const chain = await blocks(a.chain, "chain");
+  if (chain.length === 0)
+    throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");
+  const trusted = a.trusted.trim() ? await blocks(a.trusted, "trusted") : [];
+  return at("chain", () => c.verifyChain(chain, new Date(), trusted));
+}
+
 export const ops = {
   hash,
   hmac,
@@ -687,6 +742,8 @@ export const ops = {
   symmetric,
   hkdf,
   convertKey,
+  createCertificate,
+  verifyChain,
 };
 
 export type Ops = typeof ops;

@@ -2,6 +2,7 @@
 
 import {
   ArrowLeftRight,
+  FileBadge,
   FileKey,
   FileSearch,
   Fingerprint,
@@ -44,6 +45,7 @@ function ToolLoading() {
 const EncryptTool = dynamic(() => import("./tools/encrypt"), { ssr: false, loading: ToolLoading });
 const HkdfTool = dynamic(() => import("./tools/hkdf"), { ssr: false, loading: ToolLoading });
 const ConvertTool = dynamic(() => import("./tools/convert"), { ssr: false, loading: ToolLoading });
+const CertificatesTool = dynamic(() => import("./tools/certificates"), { ssr: false, loading: ToolLoading });
 
 const TOOLS = [
   { id: "hash", label: "Hash", icon: Hash, Component: HashTool },
@@ -57,6 +59,7 @@ const TOOLS = [
   { id: "rsa", label: "RSA encryption", icon: Lock, Component: RsaTool },
   { id: "sign", label: "Sign and verify", icon: Signature, Component: SignTool },
   { id: "agree", label: "Key agreement", icon: ArrowLeftRight, Component: AgreeTool },
+  { id: "certs", label: "Certificates", icon: FileBadge, Component: CertificatesTool },
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, Component: InspectTool },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, Component: ReceiptTool },
 ] as const satisfies readonly { id: string; label: string; icon: LucideIcon; Component: ComponentType }[];
