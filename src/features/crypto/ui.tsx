@@ -268,9 +268,7 @@ function OpenFileButton({
         ref={input}
         id={`${id}-file`}
         type="file"
-        className="sr-only"
-        tabIndex={-1}
-        aria-hidden
+        hidden
         accept=".pem,.der,.crt,.cer,.key,.pub,.csr,.req,.p8,.txt,application/x-pem-file,application/pkix-cert"
         onChange={async (e) => {
           const file = e.target.files?.[0];
