@@ -83,7 +83,10 @@ const seen = new Map();
 page.on("response", async (r) => {
   const url = new URL(r.url());
   if (url.pathname.endsWith(".js") && !seen.has(url.pathname)) {
-    seen.set(url.pathname, gzipSync(Buffer.from(await r.body().catch(() => Buffer.alloc(0))), { level: 9 }).length);
+    seen.set(
+      url.pathname,
+      gzipSync(Buffer.from(await r.body().catch(() => Buffer.alloc(0))), { level: 9 }).length,
+    );
   }
 });
 await page.goto(`${base}/calculator?mode=crypto&tool=hash`);
@@ -135,7 +138,9 @@ for (const [alg, name] of Object.entries(OPENSSL)) {
 await browser.close();
 
 const mb = (SIZE / 1e6).toFixed(0);
-console.log(`\nHashing ${mb} MB (${SIZE.toLocaleString("en-US")} bytes), median of ${RUNS}, ${new Date().toISOString()}\n`);
+console.log(
+  `\nHashing ${mb} MB (${SIZE.toLocaleString("en-US")} bytes), median of ${RUNS}, ${new Date().toISOString()}\n`,
+);
 console.log("| Algorithm | In the page | openssl dgst | Page / OpenSSL |");
 console.log("|---|---:|---:|---:|");
 for (const [alg, page, ossl] of rows) {
@@ -146,4 +151,5 @@ for (const [alg, page, ossl] of rows) {
 console.log("\nLazily loaded tools: scripts fetched when first opened (gzip)\n");
 console.log("| Tool | Scripts | gzip |");
 console.log("|---|---:|---:|");
-for (const [label, n, bytes] of chunkRows) console.log(`| ${label} | ${n} | ${(bytes / 1024).toFixed(1)} KiB |`);
+for (const [label, n, bytes] of chunkRows)
+  console.log(`| ${label} | ${n} | ${(bytes / 1024).toFixed(1)} KiB |`);
