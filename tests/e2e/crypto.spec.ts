@@ -875,7 +875,7 @@ test("symmetric encryption: openssl enc -pbkdf2 both ways", async ({ page }) => 
     theirs,
   ]);
   await tool.getByLabel("Direction").selectOption("decrypt");
-  await tool.getByLabel("Cipher").selectOption("AES-128-CTR");
+  await tool.getByLabel("Cipher", { exact: true }).selectOption("AES-128-CTR");
   await tool.getByLabel("Input as").first().selectOption("file");
   await tool.getByLabel("Ciphertext", { exact: true }).setInputFiles(theirs);
   await tool.getByLabel("Password", { exact: true }).fill("pw");
@@ -943,7 +943,7 @@ test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
     "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85",
   );
   await page.getByLabel("Algorithm").selectOption("SHAKE256");
-  await page.getByLabel("Output length (bytes)").fill("64");
+  await page.getByLabel("XOF length (bytes)").fill("64");
   await page.getByRole("button", { name: "Hash", exact: true }).click();
   const expected = openssl(["dgst", "-shake256", "-xoflen", "64", "-r"], "abc").toString().split(" ")[0];
   await expect(result(page, "Digest")).toHaveText(expected ?? "");

@@ -286,7 +286,8 @@ function OpenFileButton({
         type="button"
         variant="outline"
         size="sm"
-        aria-label={`Open a file for ${label.toLowerCase()}`}
+        // The visible name only: a name holding the field's label would make the label ambiguous.
+        title={`Open a PEM or DER file for ${label.toLowerCase()}`}
         onClick={() => input.current?.click()}
       >
         <FileUp aria-hidden />

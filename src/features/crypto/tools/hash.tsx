@@ -69,7 +69,7 @@ export function HashTool() {
         />
         <TextField
           id="hash-length"
-          label="Output length (bytes)"
+          label="XOF length (bytes)"
           type="number"
           inputMode="numeric"
           min={1}
