@@ -578,8 +578,8 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByLabel("Plaintext", { exact: true }).fill(secrets.encPlain);
   await t.getByLabel("Password", { exact: true }).fill(secrets.encPassword);
   await t.getByRole("button", { name: "Encrypt", exact: true }).click();
-  await expect(result(t, "Ciphertext")).toHaveText(/^U2FsdGVkX1/);
-  const ciphertext = ((await result(t, "Ciphertext").textContent()) ?? "").split("\n")[0] ?? "";
+  await expect(result(t, "Encrypted output")).toHaveText(/^U2FsdGVkX1/);
+  const ciphertext = ((await result(t, "Encrypted output").textContent()) ?? "").split("\n")[0] ?? "";
 
   t = await open("HKDF", "hkdf");
   await t.getByLabel("Input key material").fill(secrets.hkdf);
@@ -840,7 +840,7 @@ test("symmetric encryption: openssl enc -pbkdf2 both ways", async ({ page }) => 
   await tool.getByLabel("Plaintext", { exact: true }).fill("Meet at the old mill ✓");
   await tool.getByLabel("Password", { exact: true }).fill("s3cret pass");
   await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
-  const out = result(tool, "Ciphertext");
+  const out = result(tool, "Encrypted output");
   await expect(out).toHaveText(/^U2FsdGVkX1/);
   const encFile = path.join(tmp, "page.enc");
   writeFileSync(encFile, `${await out.textContent()}\n`);
@@ -881,7 +881,7 @@ test("symmetric encryption: openssl enc -pbkdf2 both ways", async ({ page }) => 
   await tool.getByLabel("Password", { exact: true }).fill("pw");
   await tool.getByLabel("Iterations (-iter)").fill("5000");
   await tool.getByRole("button", { name: "Decrypt", exact: true }).click();
-  await expect(result(tool, "Plaintext")).toHaveText("from openssl enc");
+  await expect(result(tool, "Decrypted plaintext")).toHaveText("from openssl enc");
 });
 
 test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate openssl verifies", async ({

@@ -269,7 +269,7 @@ export default function EncryptTool() {
       />
       <ResultBox
         id="enc-result"
-        label={result?.direction === "decrypt" ? "Plaintext" : "Ciphertext"}
+        label={direction === "decrypt" ? "Decrypted plaintext" : "Encrypted output"}
         value={result?.value ?? ""}
         placeholder={
           result
