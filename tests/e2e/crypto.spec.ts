@@ -390,6 +390,7 @@ test("RSA: OAEP encrypt then decrypt round trip, and openssl decrypts our cipher
 test("key agreement: X25519 and ECDH P-256 between two generated keys give equal secrets", async ({
   page,
 }) => {
+  test.setTimeout(60_000); // six key pairs and four derivations
   for (const [algorithm, bytes] of [
     ["X25519", 32],
     ["EC-P-256", 32],
@@ -666,7 +667,7 @@ for (const scheme of ["light", "dark"] as const) {
   test(`crypto tools with results and errors have no serious axe violations (${scheme})`, async ({
     page,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000); // fourteen tools, each opened and checked
     await page.emulateMedia({ colorScheme: scheme });
     const axe = async (what: string) => {
       const r = await new AxeBuilder({ page })
