@@ -47,7 +47,7 @@ function CreateForm() {
     );
   }
 
-  const csr = result?.make === "csr";
+  const csr = (result?.make ?? make) === "csr";
   return (
     <form onSubmit={onSubmit} aria-labelledby="cert-create-heading" noValidate className="grid gap-3">
       <h4 id="cert-create-heading" className="text-base font-semibold">

@@ -19,7 +19,7 @@ import {
 } from "../ui";
 
 const CIPHERS = [
-  { value: "AES-256-CBC", label: "AES-256-CBC (openssl enc default choice)" },
+  { value: "AES-256-CBC", label: "AES-256-CBC" },
   { value: "AES-192-CBC", label: "AES-192-CBC" },
   { value: "AES-128-CBC", label: "AES-128-CBC" },
   { value: "AES-256-CTR", label: "AES-256-CTR" },
