@@ -3,14 +3,16 @@
  * origin (plus the inline `<script>` elements Next.js and the no-flash theme script need); inline
  * event-handler attributes are refused (`script-src-attr 'none'`: neither React nor Next.js
  * renders any), as are frames, plugins and foreign forms; `unsafe-eval` is allowed only in
- * development, where React's tooling needs it. Why hashes or nonces do not replace
- * 'unsafe-inline' while pages stay static: README, design notes ("Content-Security-Policy").
+ * development, where React's tooling needs it; `wasm-unsafe-eval` allows compiling WebAssembly
+ * only (the crypto workbench's fast hashing), never `eval` of strings. Why hashes or nonces do not
+ * replace 'unsafe-inline' while pages stay static: README, design notes ("Content-Security-Policy").
  * Strict-Transport-Security depends on APP_URL at run time, so server.mjs sends it.
  */
 export function contentSecurityPolicy(isDev: boolean): string {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", "'unsafe-inline'", ...(isDev ? ["'unsafe-eval'"] : [])],
+    // 'wasm-unsafe-eval' lets WebAssembly compile (the crypto worker's hash-wasm); it does not allow eval().
+    "script-src": ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'", ...(isDev ? ["'unsafe-eval'"] : [])],
     "script-src-attr": ["'none'"],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", "blob:"],

@@ -54,11 +54,15 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "Hash",
     "HMAC",
     "PBKDF2",
+    "HKDF",
     "Random bytes",
     "Key generation",
+    "Key conversion",
+    "Symmetric encryption",
     "RSA encryption",
     "Sign and verify",
     "Key agreement",
+    "Certificates",
     "PEM/ASN.1 inspector",
     "Verify receipt",
   ]) {
@@ -149,13 +153,13 @@ test("hash: a 3 MB file shows progress and matches openssl dgst", async ({ page 
   });
   await page.getByLabel("Input as").selectOption("file");
   await page.getByLabel("Input", { exact: true }).setInputFiles(file);
-  await expect(page.getByText("three-megabytes.bin: 3.0 MB")).toBeVisible();
+  await expect(page.getByText("three-megabytes.bin: 3.15 MB")).toBeVisible();
   await page.getByRole("button", { name: "Hash", exact: true }).click();
   await expect(result(page, "Digest")).toHaveText(expected ?? "", { timeout: 15_000 });
   const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
   expect(seen.length).toBeGreaterThan(0);
   expect(Math.max(...seen)).toBeGreaterThan(0);
-  await expect(page.getByText("SHA-256 of 3.0 MB")).toBeVisible();
+  await expect(page.getByText("SHA-256 of 3.15 MB")).toBeVisible();
 });
 
 test("HMAC: RFC 4231 test case 2", async ({ page }) => {
@@ -386,6 +390,7 @@ test("RSA: OAEP encrypt then decrypt round trip, and openssl decrypts our cipher
 test("key agreement: X25519 and ECDH P-256 between two generated keys give equal secrets", async ({
   page,
 }) => {
+  test.setTimeout(60_000); // six key pairs and four derivations
   for (const [algorithm, bytes] of [
     ["X25519", 32],
     ["EC-P-256", 32],
@@ -501,13 +506,17 @@ test("inspector: a certificate made by openssl shows its subject, SANs and finge
 });
 
 test("no request carries what is typed into the tools", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const secrets = {
     hash: "zqx-hash-input-5521",
     hmacKey: "zqx-hmac-key-8830",
     pbkdf2: "zqx-pbkdf2-password-1177",
     message: "zqx-sign-message-4402",
     inspect: "7a71782d696e73706563742d3933",
+    encPlain: "zqx-enc-plain-6610",
+    encPassword: "zqx-enc-pass-3391",
+    hkdf: "7a71782d686b64662d31",
+    certCn: "zqx-cert-cn-2280.example",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -566,7 +575,42 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByRole("button", { name: "Inspect" }).click();
   await expect(t.getByRole("region", { name: "Unrecognised DER" })).toBeVisible();
 
-  const needles = [...Object.values(secrets), privatePem.split("\n")[1] ?? "", signature].filter(Boolean);
+  t = await open("Symmetric encryption", "encrypt");
+  await t.getByLabel("Plaintext", { exact: true }).fill(secrets.encPlain);
+  await t.getByLabel("Password", { exact: true }).fill(secrets.encPassword);
+  await t.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(result(t, "Encrypted output")).toHaveText(/^U2FsdGVkX1/);
+  const ciphertext = ((await result(t, "Encrypted output").textContent()) ?? "").split("\n")[0] ?? "";
+
+  t = await open("HKDF", "hkdf");
+  await t.getByLabel("Input key material").fill(secrets.hkdf);
+  await t.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(result(t, "Output key material")).toHaveText(/^[0-9a-f]{64}$/);
+  const okm = (await result(t, "Output key material").textContent()) ?? "";
+
+  t = await open("Key conversion", "convert");
+  await t.getByLabel("Key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await t.getByLabel("Convert to").selectOption("pkcs8");
+  await t.getByRole("button", { name: "Convert", exact: true }).click();
+  await expect(result(t, "Converted key")).toContainText("-----BEGIN PRIVATE KEY-----");
+  const plainKey = ((await result(t, "Converted key").textContent()) ?? "").split("\n")[1] ?? "";
+
+  t = await open("Certificates", "certs");
+  await t.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await t.getByLabel("Subject").fill(`/CN=${secrets.certCn}`);
+  await t.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(result(t, "Certificate request (PEM)")).toContainText("-----END CERTIFICATE REQUEST-----");
+
+  const needles = [
+    ...Object.values(secrets),
+    privatePem.split("\n")[1] ?? "",
+    signature,
+    ciphertext,
+    okm,
+    plainKey,
+  ].filter(Boolean);
   for (const s of needles) {
     const hits = seen.filter((r) => r.includes(s) || r.includes(encodeURIComponent(s)));
     expect(hits, `requests containing ${s}`).toEqual([]);
@@ -623,7 +667,7 @@ for (const scheme of ["light", "dark"] as const) {
   test(`crypto tools with results and errors have no serious axe violations (${scheme})`, async ({
     page,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000); // fourteen tools, each opened and checked
     await page.emulateMedia({ colorScheme: scheme });
     const axe = async (what: string) => {
       const r = await new AxeBuilder({ page })
@@ -665,9 +709,243 @@ for (const scheme of ["light", "dark"] as const) {
     await expect(page.getByRole("list", { name: "ASN.1 tree" })).toBeVisible();
     await axe("inspector");
 
-    for (const tool of ["hmac", "pbkdf2", "random", "rsa", "agree", "receipt"]) {
+    for (const tool of [
+      "hmac",
+      "pbkdf2",
+      "hkdf",
+      "random",
+      "convert",
+      "encrypt",
+      "rsa",
+      "agree",
+      "certs",
+      "receipt",
+    ]) {
       await openTool(page, tool);
       await axe(tool);
     }
   });
 }
+
+// ---- issue 16: binary files, the inspector, and the tools added then -----------------------------------
+
+test("binary files: an OpenSSL .bin decrypts from a file, a .sig downloads that openssl verifies", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const keyFile = path.join(tmp, "rsa16.pem");
+  openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", keyFile]);
+  const privatePem = readFileSync(keyFile, "utf8");
+  const bin = path.join(tmp, "secret.bin");
+  writeFileSync(path.join(tmp, "secret.txt"), "from a .bin file");
+  openssl([
+    "pkeyutl",
+    "-encrypt",
+    "-inkey",
+    keyFile,
+    "-pkeyopt",
+    "rsa_padding_mode:oaep",
+    "-pkeyopt",
+    "rsa_oaep_md:sha256",
+    "-pkeyopt",
+    "rsa_mgf1_md:sha256",
+    "-in",
+    path.join(tmp, "secret.txt"),
+    "-out",
+    bin,
+  ]);
+  await openTool(page, "rsa");
+  const dec = page.getByRole("form", { name: "Decrypt" });
+  await dec.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await dec.getByLabel("Input as").selectOption("file");
+  await dec.getByLabel("Ciphertext", { exact: true }).setInputFiles(bin);
+  await dec.getByRole("button", { name: "Decrypt", exact: true }).click();
+  await expect(result(page, "Plaintext")).toHaveText("from a .bin file");
+
+  await openTool(page, "sign");
+  const form = page.getByRole("form", { name: "Sign" });
+  await form.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await form.getByLabel("Message", { exact: true }).fill("signed as a file");
+  await form.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form.getByText("RSA PKCS#1 v1.5 with SHA-256")).toBeVisible();
+  const download = page.waitForEvent("download");
+  await form.getByRole("button", { name: "Download signature as signature.sig" }).click();
+  const sigPath = path.join(tmp, "dl.sig");
+  await (await download).saveAs(sigPath);
+  writeFileSync(path.join(tmp, "signed.txt"), "signed as a file");
+  const pub = path.join(tmp, "rsa16.pub");
+  writeFileSync(pub, openssl(["pkey", "-in", keyFile, "-pubout"]));
+  expect(
+    openssl([
+      "dgst",
+      "-sha256",
+      "-verify",
+      pub,
+      "-signature",
+      sigPath,
+      path.join(tmp, "signed.txt"),
+    ]).toString(),
+  ).toContain("Verified OK");
+
+  // A PSS signature checked with "From the key" is not valid as PKCS#1 v1.5, and the page says it is PSS.
+  const pss = openssl([
+    "dgst",
+    "-sha256",
+    "-sign",
+    keyFile,
+    "-sigopt",
+    "rsa_padding_mode:pss",
+    path.join(tmp, "signed.txt"),
+  ]);
+  const verify = page.getByRole("form", { name: "Verify" });
+  await verify.getByLabel("Public key or certificate").fill(readFileSync(pub, "utf8"));
+  await verify.getByLabel("Message", { exact: true }).fill("signed as a file");
+  await verify.getByLabel("Signature", { exact: true }).fill(pss.toString("base64"));
+  await verify.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(verify.getByText("✗ Invalid signature")).toBeVisible();
+  await expect(verify.getByText(/It is a valid RSA-PSS signature with SHA-256/)).toBeVisible();
+});
+
+test("inspector: a DER request opened from a file, legacy encrypted PEM, and plain text", async ({
+  page,
+}) => {
+  const key = path.join(tmp, "insp-ec.pem");
+  openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key]);
+  const csrDer = path.join(tmp, "req.der");
+  openssl(["req", "-new", "-key", key, "-subj", "/CN=file.example", "-outform", "DER", "-out", csrDer]);
+  await openTool(page, "inspect");
+  await page.locator("#inspect-input-file").setInputFiles(csrDer);
+  await page.getByRole("button", { name: "Inspect" }).click();
+  const card = page.getByRole("region", { name: "PKCS#10 certificate request" });
+  await expect(card).toBeVisible();
+  await expect(card.getByText("CN=file.example")).toBeVisible();
+
+  const legacy = openssl(["ec", "-in", key, "-aes256", "-passout", "pass:old"]).toString();
+  await page.getByLabel("PEM, base64 or hex DER").fill(legacy);
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(page.getByRole("region", { name: "Legacy encrypted PEM" })).toBeVisible();
+  await page.getByLabel("Passphrase (to open an encrypted private key)").fill("old");
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(page.getByText("EC private key, 256 bits")).toBeVisible();
+
+  await page.getByLabel("PEM, base64 or hex DER").fill("hello world");
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(await errorOf(page.getByLabel("PEM, base64 or hex DER"))).toHaveText(
+    /^Not PEM, base64 or hex/,
+  );
+});
+
+test("symmetric encryption: openssl enc -pbkdf2 both ways", async ({ page }) => {
+  await openTool(page, "encrypt");
+  const tool = page.locator('[data-tool="encrypt"]');
+  await tool.getByLabel("Plaintext", { exact: true }).fill("Meet at the old mill ✓");
+  await tool.getByLabel("Password", { exact: true }).fill("s3cret pass");
+  await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
+  const out = result(tool, "Encrypted output");
+  await expect(out).toHaveText(/^U2FsdGVkX1/);
+  const encFile = path.join(tmp, "page.enc");
+  writeFileSync(encFile, `${await out.textContent()}\n`);
+  expect(
+    openssl([
+      "enc",
+      "-d",
+      "-aes-256-cbc",
+      "-pbkdf2",
+      "-a",
+      "-pass",
+      "pass:s3cret pass",
+      "-in",
+      encFile,
+    ]).toString(),
+  ).toBe("Meet at the old mill ✓");
+
+  const plain = path.join(tmp, "plain.txt");
+  writeFileSync(plain, "from openssl enc");
+  const theirs = path.join(tmp, "theirs.bin");
+  openssl([
+    "enc",
+    "-aes-128-ctr",
+    "-pbkdf2",
+    "-iter",
+    "5000",
+    "-pass",
+    "pass:pw",
+    "-in",
+    plain,
+    "-out",
+    theirs,
+  ]);
+  await tool.getByLabel("Direction").selectOption("decrypt");
+  await tool.getByLabel("Cipher", { exact: true }).selectOption("AES-128-CTR");
+  await tool.getByLabel("Input as").first().selectOption("file");
+  await tool.getByLabel("Ciphertext", { exact: true }).setInputFiles(theirs);
+  await tool.getByLabel("Password", { exact: true }).fill("pw");
+  await tool.getByLabel("Iterations (-iter)").fill("5000");
+  await tool.getByRole("button", { name: "Decrypt", exact: true }).click();
+  await expect(result(tool, "Decrypted plaintext")).toHaveText("from openssl enc");
+});
+
+test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate openssl verifies", async ({
+  page,
+}) => {
+  await openTool(page, "hkdf");
+  let tool = page.locator('[data-tool="hkdf"]');
+  await tool.getByLabel("Input key material").fill("0b".repeat(22));
+  await tool.getByLabel("Salt (optional)").fill("000102030405060708090a0b0c");
+  await tool.locator("#hkdf-info-kind").selectOption("hex");
+  await tool.getByLabel("Info (optional context)").fill("f0f1f2f3f4f5f6f7f8f9");
+  await tool.getByLabel("Length (bytes)").fill("42");
+  await tool.getByRole("button", { name: "Derive", exact: true }).click();
+  await expect(result(tool, "Output key material")).toHaveText(
+    "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865",
+  );
+
+  const keyFile = path.join(tmp, "conv.pem");
+  openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", keyFile]);
+  const pem = readFileSync(keyFile, "utf8");
+  await openTool(page, "convert");
+  tool = page.locator('[data-tool="convert"]');
+  await tool.getByLabel("Key", { exact: true }).fill(pem);
+  await tool.getByRole("button", { name: "Convert", exact: true }).click();
+  await expect(result(tool, "Converted key")).toHaveText(
+    openssl(["pkey", "-in", keyFile, "-pubout"]).toString().trimEnd(),
+  );
+  await tool.getByLabel("Convert to").selectOption("sec1");
+  await tool.getByRole("button", { name: "Convert", exact: true }).click();
+  await expect(result(tool, "Converted key")).toHaveText(
+    openssl(["ec", "-in", keyFile]).toString().trimEnd(),
+  );
+
+  await openTool(page, "certs");
+  tool = page.locator('[data-tool="certs"]');
+  await tool.getByLabel("Private key", { exact: true }).fill(pem);
+  await tool.getByLabel("Make").selectOption("self-signed");
+  await tool.getByLabel("Subject").fill("/CN=page.example/O=Abacus");
+  await tool.getByLabel("Alternative names (optional)").fill("DNS:page.example");
+  await tool.getByRole("button", { name: "Create", exact: true }).click();
+  const cert = result(tool, "Certificate (PEM)");
+  await expect(cert).toContainText("-----END CERTIFICATE-----");
+  const certFile = path.join(tmp, "page-cert.pem");
+  writeFileSync(certFile, `${(await cert.textContent())?.trimEnd()}\n`);
+  expect(openssl(["verify", "-CAfile", certFile, certFile]).toString()).toContain(": OK");
+
+  await tool.getByLabel("Certificates, leaf first").fill(readFileSync(certFile, "utf8"));
+  await tool.getByRole("button", { name: "Verify chain" }).click();
+  await expect(tool.getByText("✓ The chain verifies")).toBeVisible();
+  await expect(tool.getByText(/valid now/)).toBeVisible();
+});
+
+test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
+  await openTool(page, "hash");
+  await page.getByLabel("Input", { exact: true }).fill("abc");
+  await page.getByLabel("Algorithm").selectOption("BLAKE3");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(result(page, "Digest")).toHaveText(
+    "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85",
+  );
+  await page.getByLabel("Algorithm").selectOption("SHAKE256");
+  await page.getByLabel("XOF length (bytes)").fill("64");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  const expected = openssl(["dgst", "-shake256", "-xoflen", "64", "-r"], "abc").toString().split(" ")[0];
+  await expect(result(page, "Digest")).toHaveText(expected ?? "");
+});

@@ -48,10 +48,30 @@ import {
 
 export type { Asn1Tree, Asn1TreeNode } from "./asn1";
 export { asn1Tree } from "./asn1";
+export {
+  type ConvertOptions,
+  type ConvertResult,
+  convertKey,
+  fromJwk,
+  KEY_TARGETS,
+  type KeyTarget,
+  loadAnyKey,
+} from "./convert";
 export type { EcCurve } from "./curves";
 export { EC_CURVES } from "./curves";
 export type { DhGroupName } from "./dh-groups";
 export { DH_GROUPS } from "./dh-groups";
+export {
+  DIGEST_ALGORITHMS,
+  type DigestAlgorithm,
+  digest,
+  digestStream,
+  isXof,
+  XOF_ALGORITHMS,
+  XOF_DEFAULT_LENGTH,
+  XOF_MAX_LENGTH,
+  type XofAlgorithm,
+} from "./digest";
 export { decodeDerSignature, derToRaw, encodeDerSignature, rawToDer, type SignatureFormat } from "./ec";
 export * from "./encoding";
 export * from "./errors";
@@ -72,6 +92,7 @@ export {
   randomBytes,
   type StreamOptions,
 } from "./hash";
+export { type HkdfMode, type HkdfParams, hkdf, hkdfMaxLength } from "./hkdf";
 export {
   type Inspection,
   type InspectOptions,
@@ -96,8 +117,27 @@ export {
 export type { PrivateKeyData, PublicKeyData } from "./keys";
 export { type PemBlock, parsePem, parsePemAll, toPem } from "./pem";
 export { decryptPkcs8, describeEncryptedPkcs8, encryptPkcs8 } from "./pkcs8-encryption";
-export { RSA_HASHES, RSA_KEY_SIZES, type RsaHash, rsaMaxMessageLength } from "./rsa";
-export { type CertificateInfo, parseCertificate } from "./x509";
+export { type PssSaltLength, RSA_HASHES, RSA_KEY_SIZES, type RsaHash, rsaMaxMessageLength } from "./rsa";
+export {
+  type CipherInfo,
+  cipherInfo,
+  ENC_DEFAULT_ITERATIONS,
+  type EncKey,
+  type EncResult,
+  SYMMETRIC_CIPHERS,
+  type SymmetricCipher,
+  symmetricDecrypt,
+  symmetricEncrypt,
+} from "./symmetric";
+export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";
+export {
+  type ChainLink,
+  type ChainResult,
+  createCsr,
+  createSelfSignedCertificate,
+  verifyChain,
+  verifyCsrSignature,
+} from "./x509-create";
 
 // ---- key generation --------------------------------------------------------------------------------
 

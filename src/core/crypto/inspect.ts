@@ -1,8 +1,15 @@
 import { type Asn1Tree, asn1Tree, type DerNode, parseDer } from "./asn1";
 import { findDhGroup } from "./dh-groups";
-import { bitLength } from "./encoding";
+import { bitLength, bytesToBase64, bytesToHex } from "./encoding";
 import { type CryptoErrorCode, CryptoInputError } from "./errors";
-import { type DerFormat, detectFormat, type KeyInput, readInput } from "./keyio";
+import {
+  type DerFormat,
+  detectFormat,
+  isKnownLabel,
+  type KeyInput,
+  loadPrivateKey,
+  readInput,
+} from "./keyio";
 import {
   decodeDsaTraditional,
   decodePkcs8,
@@ -16,9 +23,10 @@ import {
   type PrivateKeyData,
   type PublicKeyData,
 } from "./keys";
+import { describeLegacyPem, isLegacyEncrypted } from "./legacy-pem";
 import { oidName } from "./oids";
 import { decryptPkcs8, describeEncryptedPkcs8, type EncryptionInfo } from "./pkcs8-encryption";
-import { type CertificateInfo, parseCertificate } from "./x509";
+import { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr } from "./x509";
 
 export interface KeySummary {
   kind: KeyKind;
@@ -39,6 +47,9 @@ export interface Inspection {
   key?: KeySummary;
   encryption?: EncryptionInfo;
   certificate?: CertificateInfo;
+  csr?: CsrInfo;
+  /** DSA domain parameters. */
+  dsaParameters?: { pBits: number; qBits: number };
   asn1?: Asn1Tree;
   /** Set when this block could be read as ASN.1 but not as the format its label names. */
   error?: { code: CryptoErrorCode; message: string };
@@ -119,6 +130,28 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
     }
     const result: Inspection = { format: "unknown", byteLength: block.der.length };
     if (block.label) result.label = block.label;
+    if (isLegacyEncrypted(block.headers)) {
+      // The body is ciphertext, not DER: describe the encryption and, given the passphrase, the key.
+      result.format = "Legacy encrypted PEM";
+      try {
+        const { cipher } = describeLegacyPem(block.headers ?? {});
+        result.encryption = {
+          scheme: "OpenSSL legacy PEM encryption (Proc-Type: 4,ENCRYPTED)",
+          kdf: "EVP_BytesToKey",
+          prf: "MD5, 1 iteration",
+          cipher,
+        };
+        if (opts.passphrase) {
+          const text = `-----BEGIN ${block.label}-----\nProc-Type: ${block.headers?.["Proc-Type"]}\nDEK-Info: ${block.headers?.["DEK-Info"]}\n\n${bytesToBase64(block.der)}\n-----END ${block.label}-----\n`;
+          result.key = summarizeKey(await loadPrivateKey(text, { passphrase: opts.passphrase }));
+        }
+      } catch (e) {
+        if (!(e instanceof CryptoInputError)) throw e;
+        result.error = { code: e.code, message: e.message };
+      }
+      out.push(result);
+      continue;
+    }
     let root: DerNode;
     try {
       root = parseDer(block.der, { allowTrailing: true });
@@ -129,6 +162,12 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
       continue;
     }
     result.format = detectFormat(root, block.label);
+    if (block.label !== undefined && !isKnownLabel(block.label)) {
+      result.error = {
+        code: "MALFORMED_PEM",
+        message: `Unknown PEM label "${block.label}": OpenSSL and the other tools here refuse it${result.format === "unknown" ? "" : `; the contents look like ${result.format}`}`,
+      };
+    }
     if (opts.tree !== false) {
       result.asn1 = asn1Tree(block.der, {
         oidName,
@@ -137,7 +176,13 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
       });
     }
     try {
-      if (result.format === "X.509 certificate") {
+      if (result.format === "PKCS#10 certificate request") {
+        result.csr = parseCsr(block.der);
+        result.key = summarizeKey(result.csr.publicKey.key);
+      } else if (result.format === "DSA parameters") {
+        const [p, q] = root.children.map((n) => BigInt(`0x${bytesToHex(n.content) || "0"}`));
+        result.dsaParameters = { pBits: bitLength(p ?? 0n), qBits: bitLength(q ?? 0n) };
+      } else if (result.format === "X.509 certificate") {
         result.certificate = await parseCertificate(block.der);
         result.key = summarizeKey(result.certificate.publicKey.key);
       } else if (result.format === "Encrypted PKCS#8") {

@@ -19,6 +19,7 @@ import {
   type PublicKeyData,
   publicFromPrivate,
 } from "./keys";
+import { decryptLegacyPem, isLegacyEncrypted } from "./legacy-pem";
 import { looksLikePem, parsePemAll } from "./pem";
 import {
   DEFAULT_PBKDF2_ITERATIONS,
@@ -39,7 +40,10 @@ export type DerFormat =
   | "SEC1"
   | "DSA private (OpenSSL traditional)"
   | "X.509 certificate"
+  | "PKCS#10 certificate request"
   | "DH parameters"
+  | "DSA parameters"
+  | "Legacy encrypted PEM"
   | "unknown";
 
 export interface DerInput {
@@ -58,7 +62,16 @@ export function readInput(input: KeyInput): DerInput[] {
     return parsePemAll(text).map((b) => ({ der: b.der, label: b.label, headers: b.headers }));
   }
   if (/^(0x)?[0-9a-fA-F\s:]+$/.test(text)) return [{ der: hexToBytes(text) }];
-  return [{ der: base64ToBytes(text) }];
+  try {
+    return [{ der: base64ToBytes(text) }];
+  } catch (e) {
+    const detail = e instanceof CryptoInputError ? ` (as base64: ${e.message})` : "";
+    return fail(
+      "MALFORMED_PEM",
+      `Not PEM, base64 or hex: paste a block that starts with "-----BEGIN …-----", or DER as base64 or hex${detail}`,
+      e,
+    );
+  }
 }
 
 const LABEL_FORMATS: Record<string, DerFormat> = {
@@ -74,7 +87,34 @@ const LABEL_FORMATS: Record<string, DerFormat> = {
   "X509 CERTIFICATE": "X.509 certificate",
   "DH PARAMETERS": "DH parameters",
   "X9.42 DH PARAMETERS": "DH parameters",
+  "DSA PARAMETERS": "DSA parameters",
+  "CERTIFICATE REQUEST": "PKCS#10 certificate request",
+  "NEW CERTIFICATE REQUEST": "PKCS#10 certificate request",
 };
+
+/** PEM labels of things the inspector shows but no key input takes. */
+const OTHER_LABELS = new Set([
+  "X509 CRL",
+  "PKCS7",
+  "CMS",
+  "PARAMETERS",
+  "EC PARAMETERS",
+  "ENCRYPTED PRIVATE KEY",
+]);
+
+/** Whether OpenSSL would know this PEM label (an unknown one is named, not silently read by shape). */
+export function isKnownLabel(label: string): boolean {
+  return label in LABEL_FORMATS || OTHER_LABELS.has(label);
+}
+
+function refuseUnknownLabel(label: string | undefined): void {
+  if (label !== undefined && !isKnownLabel(label)) {
+    fail(
+      "MALFORMED_PEM",
+      `Malformed PEM: unknown label "${label}"; keys are "PRIVATE KEY", "PUBLIC KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", …`,
+    );
+  }
+}
 
 const isSeq = (n: DerNode | undefined) => n?.tagClass === "universal" && n.tagNumber === TAG.SEQUENCE;
 const isInt = (n: DerNode | undefined) => n?.tagClass === "universal" && n.tagNumber === TAG.INTEGER;
@@ -88,12 +128,23 @@ export function detectFormat(root: DerNode, label?: string): DerFormat {
   if (!isSeq(root)) return "unknown";
   const c = root.children;
   const [a, b, d] = c;
-  if (c.length === 3 && isSeq(a) && isSeq(b) && isBits(d)) return "X.509 certificate";
+  if (c.length === 3 && isSeq(a) && isSeq(b) && isBits(d)) {
+    const info = a?.children ?? [];
+    const last = info[3];
+    if (info.length === 4 && isInt(info[0]) && last?.tagClass === "context" && last.tagNumber === 0)
+      return "PKCS#10 certificate request";
+    return "X.509 certificate";
+  }
   if (c.length >= 3 && isInt(a) && isSeq(b) && isOctets(d)) return "PKCS#8";
   if (c.length === 2 && isSeq(a) && isOid(a?.children[0]) && isOctets(b)) return "Encrypted PKCS#8";
   if (c.length === 2 && isSeq(a) && isBits(b)) return "SPKI";
   if (c.length >= 9 && c.slice(0, 9).every(isInt)) return "PKCS#1 private";
   if (c.length === 6 && c.every(isInt)) return "DSA private (OpenSSL traditional)";
+  // Dss-Parms: p (1024+ bits), q (160-256 bits), g (about as long as p).
+  if (c.length === 3 && c.every(isInt)) {
+    const [p, q, g] = c.map((n) => n.content.length);
+    if ((p ?? 0) >= 128 && (q ?? 0) >= 20 && (q ?? 0) <= 33 && (g ?? 0) >= 64) return "DSA parameters";
+  }
   if (c.length >= 2 && isInt(a) && isOctets(b) && a?.content[0] === 1) return "SEC1";
   if (c.length === 2 && isInt(a) && isInt(b))
     return (a?.content.length ?? 0) > 32 ? "PKCS#1 public" : "unknown";
@@ -123,12 +174,16 @@ export async function loadPrivateKey(
   const blocks = readInput(input);
   const block = blocks.find((b) => !b.label || /PRIVATE KEY/.test(b.label)) ?? blocks[0];
   if (!block) return fail("MALFORMED_PEM", "No key found");
-  if (block.headers?.["Proc-Type"]?.includes("ENCRYPTED")) {
-    fail(
-      "UNSUPPORTED_ALGORITHM",
-      "Unsupported algorithm: legacy OpenSSL-encrypted PEM (Proc-Type: 4,ENCRYPTED); convert it with " +
-        "`openssl pkcs8 -topk8 -v2 aes-256-cbc`",
-    );
+  refuseUnknownLabel(block.label);
+  if (isLegacyEncrypted(block.headers)) {
+    const der = decryptLegacyPem(block.headers ?? {}, block.der, opts.passphrase);
+    try {
+      parseDer(der);
+    } catch (e) {
+      // The padding check passes by chance about 1 time in 256 with a wrong passphrase.
+      return fail("WRONG_PASSPHRASE", "Wrong passphrase: the key could not be decrypted", e);
+    }
+    return loadPrivateKey(toPem(block.label ?? "PRIVATE KEY", der));
   }
   const root = parseStrict(block.der);
   const format = detectFormat(root, block.label);
@@ -150,6 +205,7 @@ export async function loadPrivateKey(
     case "SPKI":
     case "PKCS#1 public":
     case "X.509 certificate":
+    case "PKCS#10 certificate request":
       return fail(
         "WRONG_KEY_TYPE",
         `Wrong key type: this is a ${format === "SPKI" ? "public key" : format}; a private key is needed`,
@@ -174,9 +230,15 @@ export async function loadPublicKey(
   }
   const [block] = readInput(input);
   if (!block) return fail("MALFORMED_PEM", "No key found");
+  refuseUnknownLabel(block.label);
+  if (isLegacyEncrypted(block.headers)) return publicFromPrivate(await loadPrivateKey(input, opts));
   const root = parseStrict(block.der);
   const format = detectFormat(root, block.label);
   switch (format) {
+    case "PKCS#10 certificate request": {
+      const info = root.children[0]?.children ?? [];
+      return decodeSpki(info[2] as DerNode);
+    }
     case "SPKI":
       return decodeSpki(root);
     case "PKCS#1 public":
@@ -187,7 +249,8 @@ export async function loadPublicKey(
       return decodeSpki(tbs[5 + offset] as DerNode);
     }
     case "DH parameters":
-      return fail("WRONG_KEY_TYPE", "Wrong key type: these are DH parameters, not a key");
+    case "DSA parameters":
+      return fail("WRONG_KEY_TYPE", `Wrong key type: these are ${format}, not a key`);
     case "unknown":
       return fail("MALFORMED_KEY", "Malformed key: not a public key format this tool knows");
     default:

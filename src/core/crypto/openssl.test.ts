@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpenSslDir } from "../../../tests/support/openssl";
 import {
   bytesToHex,
   decrypt,
@@ -26,7 +27,6 @@ import {
   utf8ToBytes,
   verify,
 } from "./index";
-import { OpenSslDir } from "./test-openssl";
 
 const o = new OpenSslDir();
 afterAll(() => o.cleanup());

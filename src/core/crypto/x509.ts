@@ -5,6 +5,7 @@ import {
   nodeBytes,
   parseDer,
   readBitString,
+  readInt,
   readOid,
   seqChildren,
   TAG,
@@ -310,4 +311,99 @@ export async function parseCertificate(der: Uint8Array): Promise<CertificateInfo
     extensions,
     fingerprints: { sha1: colonHex(sha1), sha256: colonHex(sha256) },
   };
+}
+
+// ---- PKCS#10 certificate requests (RFC 2986) -------------------------------------------------------
+
+export interface CsrInfo {
+  version: number;
+  subject: string;
+  subjectAttributes: NameAttribute[];
+  signatureAlgorithm: string;
+  publicKey: CertificateInfo["publicKey"];
+  subjectAltNames: SubjectAltName[];
+  /** Extensions asked for in the extensionRequest attribute. */
+  extensions: CertificateExtension[];
+  /** Other attributes by name (challengePassword is shown as present, never its value). */
+  attributes: string[];
+}
+
+const EXTENSION_REQUEST = "1.2.840.113549.1.9.14";
+const CHALLENGE_PASSWORD = "1.2.840.113549.1.9.7";
+
+/** A CertificationRequest: SEQUENCE { SEQUENCE { INTEGER 0, Name, SPKI, [0] attributes }, AlgId, BIT STRING }. */
+export function isCsrDer(root: DerNode): boolean {
+  const [info, alg, sig] = root.children;
+  if (root.children.length !== 3 || alg?.tagNumber !== TAG.SEQUENCE || sig?.tagNumber !== TAG.BIT_STRING)
+    return false;
+  const c = info?.children ?? [];
+  const last = c[3];
+  return (
+    c.length === 4 &&
+    c[0]?.tagNumber === TAG.INTEGER &&
+    c[0].tagClass === "universal" &&
+    c[1]?.tagNumber === TAG.SEQUENCE &&
+    c[2]?.tagNumber === TAG.SEQUENCE &&
+    last?.tagClass === "context" &&
+    last.tagNumber === 0
+  );
+}
+
+export function parseCsr(der: Uint8Array): CsrInfo {
+  const root = parseDer(der);
+  const [infoNode, sigAlgNode, sigNode] = seqChildren(root, "CertificationRequest", 3);
+  readBitString(sigNode, "signature");
+  const info = seqChildren(infoNode, "CertificationRequestInfo", 4);
+  const version = Number(readInt(info[0], "version")) + 1;
+  const subjectAttributes = parseName(info[1]);
+  const spkiNode = info[2];
+  if (!spkiNode) fail("MALFORMED_DER", "Certificate request public key missing");
+  const key = decodeSpki(nodeBytes(der, spkiNode));
+  const sigOid = readOid(seqChildren(sigAlgNode, "signatureAlgorithm", 1)[0], "signature algorithm");
+  const extensions: CertificateExtension[] = [];
+  const subjectAltNames: SubjectAltName[] = [];
+  const attributes: string[] = [];
+  for (const attr of info[3]?.children ?? []) {
+    const oid = readOid(attr.children[0], "attribute type");
+    if (oid === EXTENSION_REQUEST) {
+      const set = attr.children[1];
+      for (const ext of seqChildren(set?.children[0], "Extensions")) {
+        const extOid = readOid(ext.children[0], "extension id");
+        const critical = ext.children.length === 3 && ext.children[1]?.content[0] !== 0;
+        const value = ext.children[ext.children.length - 1]?.content ?? new Uint8Array();
+        extensions.push({
+          oid: extOid,
+          name: oidName(extOid) ?? extOid,
+          critical,
+          summary: summarizeExtension(extOid, value, subjectAltNames),
+        });
+      }
+    } else {
+      attributes.push(oid === CHALLENGE_PASSWORD ? "challengePassword (present)" : (oidName(oid) ?? oid));
+    }
+  }
+  return {
+    version,
+    subject: formatName(subjectAttributes),
+    subjectAttributes,
+    signatureAlgorithm: oidName(sigOid) ?? sigOid,
+    publicKey: publicKeySummary(key),
+    subjectAltNames,
+    extensions,
+    attributes,
+  };
+}
+
+/** Whether a certificate is in its validity period at `now` (ISO times as `parseCertificate` gives them). */
+export function validityStatus(
+  cert: Pick<CertificateInfo, "notBefore" | "notAfter">,
+  now: Date,
+): "valid" | "expired" | "not yet valid" | "unknown" {
+  const from = Date.parse(cert.notBefore);
+  const until = Date.parse(cert.notAfter);
+  if (Number.isNaN(from) || Number.isNaN(until)) return "unknown";
+  const t = now.getTime();
+  if (t < from) return "not yet valid";
+  if (t > until) return "expired";
+  return "valid";
 }

@@ -2,7 +2,14 @@
  * The choices the workbench's forms offer. Kept here (checked against the library's types) so the UI
  * chunk does not import `@/core/crypto` itself: the library loads in the worker only.
  */
-import type { DhGroupName, EcCurve, HashAlgorithm, RsaHash } from "@/core/crypto";
+import type {
+  DhGroupName,
+  DigestAlgorithm,
+  EcCurve,
+  HashAlgorithm,
+  RsaHash,
+  XofAlgorithm,
+} from "@/core/crypto";
 import type { Option } from "./ui";
 
 export const HASHES = [
@@ -28,6 +35,26 @@ export const HASH_OPTIONS: Option[] = HASHES.map((h) => ({
   value: h,
   label: h === "MD5" || h === "SHA-1" ? `${h} (legacy)` : h,
 }));
+
+/** The hash tool's list: the 12 hashes plus BLAKE2, BLAKE3 and SHAKE. */
+export const DIGESTS = [
+  ...HASHES,
+  "BLAKE2b-512",
+  "BLAKE2s-256",
+  "BLAKE3",
+  "SHAKE128",
+  "SHAKE256",
+] as const satisfies readonly DigestAlgorithm[];
+const _allDigests: readonly (typeof DIGESTS)[number][] = [] as DigestAlgorithm[];
+void _allDigests;
+
+export const DIGEST_OPTIONS: Option[] = DIGESTS.map((h) => ({
+  value: h,
+  label: h === "MD5" || h === "SHA-1" ? `${h} (legacy)` : h,
+}));
+
+/** Extendable-output functions and their default lengths (BLAKE3's 32; OpenSSL 3.0's for SHAKE). */
+export const XOF_DEFAULTS: Record<XofAlgorithm, number> = { BLAKE3: 32, SHAKE128: 16, SHAKE256: 32 };
 
 export const RSA_HASH_OPTIONS: Option[] = (
   ["SHA-256", "SHA-384", "SHA-512", "SHA-1"] as const satisfies RsaHash[]

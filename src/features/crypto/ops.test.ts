@@ -203,4 +203,138 @@ describe("crypto workbench operations", () => {
     const err = await fieldError(ops.inspect({ input: "   ", passphrase: "" }));
     expect(err.field).toBe("input");
   });
+
+  it("symmetric encryption round-trips, and errors point at the password, key or iterations", async () => {
+    const base = {
+      cipher: "AES-256-CBC",
+      keyMode: "password",
+      password: "pw",
+      kdf: "pbkdf2",
+      iterations: 1000,
+      hash: "SHA-256",
+      key: "",
+      iv: "",
+      aad: null,
+    } as const;
+    const enc = await ops.symmetric({
+      ...base,
+      direction: "encrypt",
+      data: { kind: "utf8", text: "hello" },
+      output: "base64-lines",
+    });
+    expect(enc.value).toMatch(/^U2FsdGVkX1/); // "Salted__" in base64, as openssl enc -a begins
+    expect(enc.salt).toMatch(/^[0-9a-f]{16}$/);
+    const dec = await ops.symmetric({
+      ...base,
+      direction: "decrypt",
+      data: { kind: "base64", text: enc.value },
+      output: "utf8",
+    });
+    expect(dec.value).toBe("hello");
+    const wrongKey = await fieldError(
+      ops.symmetric({
+        ...base,
+        keyMode: "raw",
+        key: "00",
+        iv: "00",
+        direction: "encrypt",
+        data: { kind: "utf8", text: "x" },
+        output: "hex",
+      }),
+    );
+    expect(wrongKey.field).toBe("key");
+    const badIter = await fieldError(
+      ops.symmetric({
+        ...base,
+        iterations: 0,
+        direction: "encrypt",
+        data: { kind: "utf8", text: "x" },
+        output: "hex",
+      }),
+    );
+    expect(badIter.field).toBe("iterations");
+  });
+
+  it("HKDF, and a length error on the length field", async () => {
+    const r = await ops.hkdf({
+      hash: "SHA-256",
+      mode: "extract-and-expand",
+      key: { kind: "hex", text: "0b".repeat(22) },
+      salt: { kind: "hex", text: "000102030405060708090a0b0c" },
+      info: { kind: "hex", text: "f0f1f2f3f4f5f6f7f8f9" },
+      length: 42,
+      output: "hex",
+    });
+    expect(r.value).toBe(
+      "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865",
+    );
+    const err = await fieldError(
+      ops.hkdf({
+        hash: "SHA-256",
+        mode: "extract-and-expand",
+        key: { kind: "hex", text: "00" },
+        salt: { kind: "hex", text: "" },
+        info: { kind: "utf8", text: "" },
+        length: 9000,
+        output: "hex",
+      }),
+    );
+    expect(err.field).toBe("length");
+  });
+
+  it("converts a key, and says which format does not fit", async () => {
+    const k = await ops.generateKey({ algorithm: "Ed25519" });
+    const pub = await ops.convertKey({
+      input: k.privatePem,
+      passphrase: "",
+      target: "spki",
+      encoding: "pem",
+      newPassphrase: "",
+    });
+    expect(pub.value).toBe(k.publicPem);
+    const err = await fieldError(
+      ops.convertKey({
+        input: k.privatePem,
+        passphrase: "",
+        target: "pkcs1",
+        encoding: "pem",
+        newPassphrase: "",
+      }),
+    );
+    expect(err).toMatchObject({ code: "WRONG_KEY_TYPE", field: "target" });
+  });
+
+  it("Ed25519 with a chosen hash is an error on the hash, not silently ignored", async () => {
+    const k = await ops.generateKey({ algorithm: "Ed25519" });
+    const err = await fieldError(
+      ops.sign({
+        privateKey: k.privatePem,
+        passphrase: "",
+        data: { kind: "utf8", text: "x" },
+        options: { scheme: "auto", hash: "MD5", format: "der" },
+        output: "hex",
+      }),
+    );
+    expect(err).toMatchObject({ code: "INVALID_PARAMETER", field: "hash" });
+  });
+
+  it("a PSS signature checked as PKCS#1 v1.5 says it is a valid PSS one", async () => {
+    const k = await ops.generateKey({ algorithm: "RSA-2048" });
+    const data = { kind: "utf8", text: "pss" } as const;
+    const sig = await ops.sign({
+      privateKey: k.privatePem,
+      passphrase: "",
+      data,
+      options: { scheme: "RSA-PSS", hash: "default", format: "der" },
+      output: "base64",
+    });
+    const r = await ops.verify({
+      publicKey: k.publicPem,
+      data,
+      signature: { kind: "base64", text: sig.value },
+      options: { scheme: "auto", hash: "default", format: "der" },
+    });
+    expect(r.valid).toBe(false);
+    expect(r.hint).toMatch(/valid RSA-PSS signature with SHA-256: choose the RSA-PSS scheme/);
+  });
 });

@@ -61,8 +61,8 @@ const privateKeyFields = (field: string): Fields => ({
   default: field,
 });
 
-/** Files are read and hashed 1 MiB at a time: fine-grained progress, little memory. */
-const FILE_CHUNK = 1024 * 1024;
+/** Files are read 4 MiB at a time: progress every few percent of a big file, few calls. */
+const FILE_CHUNK = 4 * 1024 * 1024;
 
 // ---- hashing ---------------------------------------------------------------------------------------
 
@@ -74,17 +74,19 @@ export interface DigestResult {
 }
 
 async function hash(
-  a: { alg: c.HashAlgorithm; data: DataSpec; output: OutputEncoding },
+  a: { alg: c.DigestAlgorithm; data: DataSpec; output: OutputEncoding; length?: number },
   ctx: OpContext = {},
 ): Promise<DigestResult> {
   const { alg, data } = a;
   let digest: Uint8Array;
   let inputLength: number;
+  const length = c.isXof(alg) && a.length !== undefined ? { length: a.length } : {};
   if (data.kind === "file") {
     inputLength = data.file.size;
-    digest = await at("data", () =>
-      c.hashStream(alg, data.file, {
+    digest = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
+      c.digestStream(alg, data.file, {
         chunkSize: FILE_CHUNK,
+        ...length,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
         ...(ctx.progress ? { onProgress: ctx.progress } : {}),
       }),
@@ -92,7 +94,7 @@ async function hash(
   } else {
     const bytes = await bytesOf("data", data);
     inputLength = bytes.length;
-    digest = await at("alg", () => c.hash(alg, bytes));
+    digest = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => c.digest(alg, bytes, length));
   }
   return { value: encode(digest, a.output), inputLength, outputLength: digest.length };
 }
@@ -276,6 +278,33 @@ export interface SignatureOptions {
   hash: "default" | c.HashAlgorithm;
   /** ECDSA and DSA: DER (OpenSSL's) or raw r||s. */
   format: c.SignatureFormat;
+  /**
+   * RSA-PSS salt length: "digest" (OpenSSL's default when signing), "max", a number of bytes, or "auto"
+   * (verification only: the digest length, the maximum, then 0). Absent: "digest" to sign, "auto" to verify.
+   */
+  pssSalt?: string;
+}
+
+function pssSaltOf(v: string | undefined, verifying: boolean): c.PssSaltLength {
+  if (v === undefined || v === "") return verifying ? "auto" : "digest";
+  if (v === "digest" || v === "max") return v;
+  if (v === "auto") {
+    if (verifying) return "auto";
+    throw new FieldError(
+      "INVALID_PARAMETER",
+      'Salt length "auto" is for verifying; choose one to sign',
+      "pssSalt",
+    );
+  }
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0 || n > 1024) {
+    throw new FieldError(
+      "INVALID_PARAMETER",
+      "Salt length must be digest, max, auto or a whole number of bytes from 0",
+      "pssSalt",
+    );
+  }
+  return n;
 }
 
 const KIND_SCHEME: Record<string, Exclude<SchemeChoice, "auto"> | undefined> = {
@@ -290,6 +319,7 @@ function resolveScheme(
   o: SignatureOptions,
   pss: boolean,
   field: string,
+  verifying = false,
 ): { scheme: c.SignatureScheme; label: string } {
   const alg = o.scheme === "auto" ? (pss ? "RSA-PSS" : KIND_SCHEME[kind]) : o.scheme;
   if (!alg) {
@@ -311,10 +341,19 @@ function resolveScheme(
           "hash",
         );
       }
-      return {
-        scheme: { alg, hash: h as c.RsaHash },
-        label: `${alg === "RSA-PSS" ? "RSA-PSS" : "RSA PKCS#1 v1.5"} with ${h}`,
-      };
+      if (alg === "RSA-PSS") {
+        const saltLength = pssSaltOf(o.pssSalt, verifying);
+        const salt =
+          saltLength === "auto"
+            ? "any usual salt length"
+            : saltLength === "digest"
+              ? "salt = digest length"
+              : saltLength === "max"
+                ? "maximum salt"
+                : `${saltLength}-byte salt`;
+        return { scheme: { alg, hash: h as c.RsaHash, saltLength }, label: `RSA-PSS with ${h}, ${salt}` };
+      }
+      return { scheme: { alg, hash: h as c.RsaHash }, label: `RSA PKCS#1 v1.5 with ${h}` };
     }
     case "ECDSA":
       return {
@@ -327,6 +366,14 @@ function resolveScheme(
         label: `DSA with ${hash ?? "SHA-256"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
       };
     default:
+      if (hash) {
+        // Pure Ed25519 hashes the message itself (SHA-512 inside); a chosen hash would be silently ignored.
+        throw new FieldError(
+          "INVALID_PARAMETER",
+          `Ed25519 signs the message itself (with SHA-512 inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
+          "hash",
+        );
+      }
       return { scheme: { alg: "Ed25519" }, label: "Ed25519 (pure)" };
   }
 }
@@ -371,13 +418,14 @@ async function verify(a: {
   data: DataSpec;
   signature: DataSpec;
   options: SignatureOptions;
-}): Promise<{ valid: boolean; label: string }> {
+}): Promise<{ valid: boolean; label: string; hint?: string }> {
   const key = await at(privateKeyFields("publicKey"), () => c.loadPublicKey(a.publicKey));
   const { scheme, label } = resolveScheme(
     key.kind,
     a.options,
     key.kind === "rsa" && key.pss === true,
     "publicKey",
+    true,
   );
   const data = await bytesOf("data", a.data);
   const signature = await bytesOf("signature", a.signature);
@@ -390,10 +438,24 @@ async function verify(a: {
     },
     () => c.verify(key, data, signature, scheme),
   );
-  return {
+  const out = {
     valid,
     label: key.kind === "ec" ? label.replace("the curve's hash", ECDSA_DEFAULT_HASH[key.curve] ?? "") : label,
   };
+  // An RSA key does not say which padding signed: when PKCS#1 v1.5 was assumed and failed, see whether
+  // the signature is a PSS one and say so (it is not accepted silently: the user picks the scheme).
+  if (!valid && scheme.alg === "RSASSA-PKCS1-v1_5") {
+    const pss = await c
+      .verify(key, data, signature, { alg: "RSA-PSS", hash: scheme.hash, saltLength: "auto" })
+      .catch(() => false);
+    return {
+      ...out,
+      hint: pss
+        ? `It is a valid RSA-PSS signature with ${scheme.hash}: choose the RSA-PSS scheme to accept it.`
+        : "If it was made with PSS (openssl … -sigopt rsa_padding_mode:pss), choose RSA-PSS; check the hash too.",
+    };
+  }
+  return out;
 }
 
 // ---- key agreement ---------------------------------------------------------------------------------
@@ -417,22 +479,252 @@ async function derive(a: {
 
 // ---- inspector -------------------------------------------------------------------------------------
 
-/** An inspection without the decoded key material (bigints the UI has no use for). */
-export type InspectedBlock = Omit<c.Inspection, "certificate"> & {
-  certificate?: Omit<c.CertificateInfo, "publicKey"> & {
-    publicKey: Omit<c.CertificateInfo["publicKey"], "key">;
-  };
+type WithoutKey<T extends { publicKey: { key: unknown } }> = Omit<T, "publicKey"> & {
+  publicKey: Omit<T["publicKey"], "key">;
 };
+
+/** An inspection without the decoded key material (bigints the UI has no use for). */
+export type InspectedBlock = Omit<c.Inspection, "certificate" | "csr"> & {
+  certificate?: WithoutKey<c.CertificateInfo> & {
+    /** At the moment of inspection, by this device's clock. */
+    status: "valid" | "expired" | "not yet valid" | "unknown";
+  };
+  csr?: WithoutKey<c.CsrInfo>;
+};
+
+function withoutKey<T extends { publicKey: { key: unknown } }>(x: T): WithoutKey<T> {
+  const { key: _key, ...publicKey } = x.publicKey;
+  return { ...x, publicKey } as unknown as WithoutKey<T>;
+}
 
 async function inspect(a: { input: string; passphrase: string }): Promise<InspectedBlock[]> {
   const blocks = await at(privateKeyFields("input"), () =>
     c.inspect(a.input, a.passphrase ? { passphrase: a.passphrase } : {}),
   );
-  return blocks.map((b) => {
-    if (!b.certificate) return b;
-    const { key: _key, ...publicKey } = b.certificate.publicKey;
-    return { ...b, certificate: { ...b.certificate, publicKey } };
+  const now = new Date();
+  return blocks.map(({ certificate, csr, ...b }) => ({
+    ...b,
+    ...(certificate
+      ? { certificate: { ...withoutKey(certificate), status: c.validityStatus(certificate, now) } }
+      : {}),
+    ...(csr ? { csr: withoutKey(csr) } : {}),
+  }));
+}
+
+// ---- symmetric encryption (openssl enc) -------------------------------------------------------------
+
+/** Encrypting a file keeps input and output in memory: this much at most. */
+export const SYMMETRIC_MAX_BYTES = 256 * 1024 * 1024;
+/** Results longer than this are offered as a download only, not shown as text. */
+const SHOW_MAX_BYTES = 64 * 1024;
+
+export interface SymmetricArgs {
+  direction: "encrypt" | "decrypt";
+  cipher: c.SymmetricCipher;
+  keyMode: "password" | "raw";
+  password: string;
+  kdf: "pbkdf2" | "legacy";
+  iterations: number;
+  hash: c.HashAlgorithm;
+  /** Hex, for keyMode "raw". */
+  key: string;
+  iv: string;
+  aad: DataSpec | null;
+  data: DataSpec;
+  /** "base64-lines" is `openssl enc -a` (64-column lines); "utf8" for decrypted text. */
+  output: "base64" | "base64-lines" | "hex" | "utf8";
+}
+
+export interface SymmetricResult {
+  /** The output as text, or "" when it is too long to show (download it). */
+  value: string;
+  shownAs: SymmetricArgs["output"];
+  /** The raw output bytes, for download. */
+  bytes: Uint8Array;
+  key: string;
+  iv: string;
+  salt?: string;
+}
+
+function wrap64(text: string): string {
+  return text.replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
+}
+
+async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
+  if (a.data.kind === "file" && a.data.file.size > SYMMETRIC_MAX_BYTES) {
+    throw new FieldError(
+      "INPUT_TOO_LARGE",
+      `Files up to ${SYMMETRIC_MAX_BYTES / 1024 / 1024} MiB can be encrypted here; use openssl enc for larger ones`,
+      "data",
+    );
+  }
+  const data = await bytesOf("data", a.data);
+  const aad = a.aad ? await bytesOf("aad", a.aad) : undefined;
+  const opts = aad && aad.length > 0 ? { aad } : {};
+  let key: c.EncKey;
+  if (a.keyMode === "raw") {
+    key = {
+      kind: "raw",
+      key: await at("key", () => c.hexToBytes(a.key)),
+      iv: await at("iv", () => c.hexToBytes(a.iv)),
+    };
+  } else {
+    key = { kind: "password", password: a.password, kdf: a.kdf, hash: a.hash, iterations: a.iterations };
+  }
+  const fields: Fields = {
+    DECRYPTION_FAILED: a.keyMode === "raw" ? "key" : "password",
+    default: a.keyMode === "raw" ? "key" : "password",
+  };
+  let out: Uint8Array;
+  let info: { key: Uint8Array; iv: Uint8Array; salt?: Uint8Array } | undefined;
+  if (a.direction === "encrypt") {
+    const r = await at({ ...fields, INVALID_PARAMETER: a.keyMode === "raw" ? "key" : "iterations" }, () =>
+      c.symmetricEncrypt(a.cipher, data, key, opts),
+    );
+    out = r.output;
+    info = r;
+  } else {
+    out = await at(fields, () => c.symmetricDecrypt(a.cipher, data, key, opts));
+  }
+  let shownAs = a.output;
+  let value = "";
+  if (out.length <= SHOW_MAX_BYTES) {
+    if (shownAs === "utf8") {
+      try {
+        value = c.bytesToUtf8(out);
+      } catch {
+        shownAs = "hex";
+      }
+    }
+    if (shownAs === "hex") value = c.bytesToHex(out);
+    else if (shownAs === "base64") value = c.bytesToBase64(out);
+    else if (shownAs === "base64-lines") value = wrap64(c.bytesToBase64(out));
+  }
+  const result: SymmetricResult = {
+    value,
+    shownAs,
+    bytes: out,
+    key: info ? c.bytesToHex(info.key) : "",
+    iv: info ? c.bytesToHex(info.iv) : "",
+  };
+  if (info?.salt) result.salt = c.bytesToHex(info.salt);
+  return result;
+}
+
+// ---- HKDF ------------------------------------------------------------------------------------------
+
+async function hkdf(a: {
+  hash: c.HashAlgorithm;
+  mode: c.HkdfMode;
+  key: DataSpec;
+  salt: DataSpec;
+  info: DataSpec;
+  length: number;
+  output: OutputEncoding;
+}): Promise<{ value: string; length: number }> {
+  const key = await bytesOf("key", a.key);
+  const salt = await bytesOf("salt", a.salt);
+  const info = await bytesOf("info", a.info);
+  const out = await at({ default: a.mode === "expand" ? "key" : "length" }, () => {
+    try {
+      return c.hkdf({ hash: a.hash, key, salt, info, length: a.length, mode: a.mode });
+    } catch (e) {
+      if (e instanceof c.CryptoInputError && /^Length/.test(e.message)) {
+        throw new FieldError(e.code, e.message, "length");
+      }
+      throw e;
+    }
   });
+  return { value: encode(out, a.output), length: out.length };
+}
+
+// ---- key conversion --------------------------------------------------------------------------------
+
+export interface ConvertedKey {
+  /** PEM or JWK text, or base64 of DER. */
+  value: string;
+  kind: "pem" | "der" | "jwk";
+  label?: string;
+  summary: c.KeySummary;
+}
+
+async function convertKey(a: {
+  input: string;
+  passphrase: string;
+  target: c.KeyTarget;
+  encoding: "pem" | "der";
+  newPassphrase: string;
+}): Promise<ConvertedKey> {
+  const pass = a.passphrase ? { passphrase: a.passphrase } : {};
+  const key = await at(privateKeyFields("privateKey"), () => c.loadAnyKey(a.input, pass));
+  const r = await at(
+    { ...privateKeyFields("privateKey"), INVALID_PARAMETER: "newPassphrase", WRONG_KEY_TYPE: "target" },
+    () =>
+      c.convertKey(a.input, a.target, {
+        ...pass,
+        encoding: a.encoding,
+        ...(a.newPassphrase ? { newPassphrase: a.newPassphrase } : {}),
+      }),
+  );
+  const summary = c.summarizeKey(key);
+  if (r.kind === "der") return { value: c.bytesToBase64(r.bytes), kind: "der", summary };
+  if (r.kind === "pem") return { value: r.text, kind: "pem", label: r.label, summary };
+  return { value: r.text, kind: "jwk", summary };
+}
+
+// ---- certificates ----------------------------------------------------------------------------------
+
+async function createCertificate(a: {
+  privateKey: string;
+  passphrase: string;
+  make: "csr" | "self-signed";
+  subject: string;
+  subjectAltNames: string;
+  days: number;
+}): Promise<{ pem: string; der: string; summary: string }> {
+  const key = await at(privateKeyFields("privateKey"), () =>
+    c.loadPrivateKey(a.privateKey, a.passphrase ? { passphrase: a.passphrase } : {}),
+  );
+  const fieldFor = (e: c.CryptoInputError) =>
+    /^Subject/.test(e.message) || /subject/.test(e.message)
+      ? "subject"
+      : /^Alternative name/.test(e.message)
+        ? "subjectAltNames"
+        : /^Days/.test(e.message)
+          ? "days"
+          : "privateKey";
+  try {
+    const spec = { subject: a.subject, subjectAltNames: a.subjectAltNames };
+    const r =
+      a.make === "csr"
+        ? await c.createCsr(key, spec)
+        : await c.createSelfSignedCertificate(key, { ...spec, days: a.days });
+    const summary =
+      a.make === "csr"
+        ? "PKCS#10 request; check it with: openssl req -in request.csr -verify -noout -text"
+        : `Self-signed, valid ${a.days} days from now; check it with: openssl x509 -in certificate.pem -noout -text`;
+    return { pem: r.pem, der: c.bytesToBase64(r.der), summary };
+  } catch (e) {
+    if (e instanceof c.CryptoInputError) throw new FieldError(e.code, e.message, fieldFor(e));
+    throw e;
+  }
+}
+
+async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
+  const blocks = (text: string, field: string) =>
+    at(field, () => {
+      const all = c.parsePemAll(text);
+      const certs = all.filter((b) => /CERTIFICATE$/.test(b.label) && !/REQUEST/.test(b.label));
+      if (text.trim() && certs.length === 0) {
+        throw new c.CryptoInputError("MALFORMED_PEM", "No -----BEGIN CERTIFICATE----- block found");
+      }
+      return certs.map((b) => b.der);
+    });
+  const chain = await blocks(a.chain, "chain");
+  if (chain.length === 0)
+    throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");
+  const trusted = a.trusted.trim() ? await blocks(a.trusted, "trusted") : [];
+  return at("chain", () => c.verifyChain(chain, new Date(), trusted));
 }
 
 export const ops = {
@@ -447,6 +739,11 @@ export const ops = {
   verify,
   derive,
   inspect,
+  symmetric,
+  hkdf,
+  convertKey,
+  createCertificate,
+  verifyChain,
 };
 
 export type Ops = typeof ops;

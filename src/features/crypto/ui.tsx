@@ -1,6 +1,6 @@
 "use client";
 
-import { Check, Copy, Download, Loader2 } from "lucide-react";
+import { Check, Copy, Download, FileUp, Loader2 } from "lucide-react";
 import type * as React from "react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { notify } from "@/components/hooks/notify";
@@ -61,12 +61,15 @@ export function useCryptoJob() {
 
 export type FieldErrors = Record<string, string | undefined>;
 
-/** Turns a failed operation into inline errors (by field; `form` for the rest) and a toast. */
+/**
+ * Turns a failed operation into inline errors (by field; `form` for the rest) and a toast. A cancel is
+ * not an error: it comes back as `notice`, which the run row shows in the ordinary text colour.
+ */
 export function errorsFrom(error: unknown, fallbackField = "form"): FieldErrors {
   if (error instanceof WorkbenchError) {
     if (error.code === ABORTED) {
       notify.info("Cancelled");
-      return { form: "Cancelled. Your inputs are as you left them." };
+      return { notice: "Cancelled. Your inputs are as you left them." };
     }
     notify.error(error.message);
     return { [error.field ?? fallbackField]: error.message };
@@ -74,6 +77,41 @@ export function errorsFrom(error: unknown, fallbackField = "form"): FieldErrors 
   const message = error instanceof Error ? error.message : String(error);
   notify.error(message);
   return { form: message };
+}
+
+type RunFn = ReturnType<typeof useCryptoJob>["run"];
+
+/**
+ * The one state/job/error block every tool form shares: inline errors by field, the last result, and
+ * `submit`, which clears the previous result and errors (nothing stale stays on screen during a new
+ * run), runs the work, announces success with one toast and maps a failure to inline errors.
+ */
+export function useToolForm<R>() {
+  const job = useCryptoJob();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [result, setResult] = useState<R | null>(null);
+
+  const submit = useCallback(
+    async (work: (run: RunFn) => Promise<R>, success?: string | ((r: R) => string | null)) => {
+      setErrors({});
+      setResult(null);
+      try {
+        const r = await work(job.run);
+        setResult(r);
+        const message = typeof success === "function" ? success(r) : success;
+        if (message) notify.success(message);
+        return r;
+      } catch (err) {
+        setErrors(errorsFrom(err));
+        return null;
+      }
+    },
+    [job.run],
+  );
+
+  /** Props for the form's RunRow. */
+  const runRow = { job: job.state, error: errors.form, notice: errors.notice };
+  return { job, errors, setErrors, result, setResult, submit, runRow };
 }
 
 // ---- layout ----------------------------------------------------------------------------------------
@@ -190,7 +228,76 @@ export function TextField({
   );
 }
 
-/** A key/PEM textarea: monospace, no spellcheck, fixed height. */
+/** The most a key/PEM field reads from a file (the inspector's own limit is 1 MiB of DER). */
+const PEM_FILE_MAX = 4 * 1024 * 1024;
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/**
+ * Reads a key/certificate file for a text field: PEM (or any text) as it is, binary DER as base64,
+ * which every key input accepts.
+ */
+export async function readKeyFile(file: File): Promise<string> {
+  if (file.size > PEM_FILE_MAX) throw new Error(`${file.name} is larger than ${formatBytes(PEM_FILE_MAX)}`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  // DER starts with a SEQUENCE (0x30) and is full of control bytes; text is neither.
+  const control = bytes.subarray(0, 4096).some((b) => b < 9 || (b > 13 && b < 32));
+  const binary = bytes[0] === 0x30 || control;
+  return binary ? bytesToBase64(bytes) : text;
+}
+
+/** "Open file" beside a key field: fills it from a PEM or DER file, read in the browser only. */
+function OpenFileButton({
+  id,
+  label,
+  onText,
+}: {
+  id: string;
+  label: string;
+  onText: (text: string) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        id={`${id}-file`}
+        type="file"
+        hidden
+        accept=".pem,.der,.crt,.cer,.key,.pub,.csr,.req,.p8,.txt,application/x-pem-file,application/pkix-cert"
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          e.target.value = "";
+          if (!file) return;
+          try {
+            onText(await readKeyFile(file));
+            notify.success(`Read ${file.name}`);
+          } catch (err) {
+            notify.error(err instanceof Error ? err.message : String(err));
+          }
+        }}
+      />
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        // The visible name only: a name holding the field's label would make the label ambiguous.
+        title={`Open a PEM or DER file for ${label.toLowerCase()}`}
+        onClick={() => input.current?.click()}
+      >
+        <FileUp aria-hidden />
+        Open file
+      </Button>
+    </>
+  );
+}
+
+/** A key/PEM textarea: monospace, no spellcheck, fixed height, and "Open file" for PEM or DER files. */
 export function PemField({
   id,
   label,
@@ -210,23 +317,85 @@ export function PemField({
   placeholder?: string;
   rows?: number;
 }) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
-    <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
-      {(props) => (
-        <Textarea
-          {...props}
-          value={value}
-          rows={rows}
-          placeholder={placeholder}
-          spellCheck={false}
-          autoCapitalize="off"
-          autoComplete="off"
-          autoCorrect="off"
-          onChange={(e) => onChange(e.target.value)}
-          className="min-h-0 resize-y font-mono text-xs leading-5 sm:text-xs"
-        />
-      )}
-    </Field>
+    <div className="grid gap-2">
+      <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
+        <Label htmlFor={id}>{label}</Label>
+        <OpenFileButton id={id} label={label} onText={onChange} />
+      </div>
+      <Textarea
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        value={value}
+        rows={rows}
+        placeholder={placeholder}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoComplete="off"
+        autoCorrect="off"
+        onChange={(e) => onChange(e.target.value)}
+        className="min-h-0 resize-y font-mono text-xs leading-5 sm:text-xs"
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      ) : null}
+      <p id={`${id}-error`} className="min-h-5 text-sm text-destructive" aria-live="polite">
+        {error ?? ""}
+      </p>
+    </div>
+  );
+}
+
+export interface PrivateKeyValue {
+  key: string;
+  passphrase: string;
+}
+
+export const emptyPrivateKey = (): PrivateKeyValue => ({ key: "", passphrase: "" });
+
+/**
+ * A private key and the passphrase that opens it when it is encrypted; errors come back on the
+ * `privateKey` and `passphrase` fields (ops.ts maps them so).
+ */
+export function PrivateKeyFields({
+  prefix,
+  value,
+  onChange,
+  errors,
+  label = "Private key",
+  hint = "PEM (PKCS#8, encrypted PKCS#8, PKCS#1, SEC1, legacy encrypted PEM), base64 or hex DER, or a .der file",
+}: {
+  prefix: string;
+  value: PrivateKeyValue;
+  onChange: (value: PrivateKeyValue) => void;
+  errors: FieldErrors;
+  label?: string;
+  hint?: string;
+}) {
+  return (
+    <>
+      <PemField
+        id={`${prefix}-key`}
+        label={label}
+        hint={hint}
+        value={value.key}
+        onChange={(key) => onChange({ ...value, key })}
+        error={errors.privateKey}
+      />
+      <TextField
+        id={`${prefix}-passphrase`}
+        label="Passphrase (if the key is encrypted)"
+        type="password"
+        autoComplete="off"
+        value={value.passphrase}
+        onChange={(passphrase) => onChange({ ...value, passphrase })}
+        error={errors.passphrase}
+      />
+    </>
   );
 }
 
@@ -251,11 +420,11 @@ export function dataSpec(v: DataValue): DataSpec | null {
   return { kind: v.kind, text: v.text };
 }
 
+/** Sizes in SI units (1 MB = 1,000,000 bytes), as file managers show them: 100,000,000 bytes is "100 MB". */
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} ${n === 1 ? "byte" : "bytes"}`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+  if (n < 1000) return `${n} ${n === 1 ? "byte" : "bytes"}`;
+  const [value, unit] = n < 1e6 ? [n / 1e3, "kB"] : n < 1e9 ? [n / 1e6, "MB"] : [n / 1e9, "GB"];
+  return `${Number(value.toFixed(value < 10 ? 2 : 1)).toLocaleString("en-US")} ${unit}`;
 }
 
 /** Bytes typed as UTF-8 text, hex or base64, or read from a file; the format is chosen beside the label. */
@@ -352,12 +521,15 @@ export function RunRow({
   label,
   pendingLabel,
   error,
+  notice,
   errorId,
 }: {
   job: JobState;
   label: string;
   pendingLabel?: string;
   error?: string | undefined;
+  /** A neutral outcome (e.g. "Cancelled"), shown in the ordinary text colour. */
+  notice?: string | undefined;
   errorId?: string;
 }) {
   const [now, setNow] = useState(0);
@@ -399,8 +571,12 @@ export function RunRow({
           <span className="text-sm text-muted-foreground tabular-nums">Working… {elapsed.toFixed(1)} s</span>
         ) : null}
       </div>
-      <p id={errorId} role="status" className="min-h-5 text-sm text-destructive">
-        {error ?? ""}
+      <p
+        id={errorId}
+        role="status"
+        className={cn("min-h-5 text-sm", error ? "text-destructive" : "text-muted-foreground")}
+      >
+        {error ?? notice ?? ""}
       </p>
     </div>
   );
@@ -441,26 +617,46 @@ export function CopyButton({ text, what, disabled }: { text: string; what: strin
   );
 }
 
+function decodeForDownload(text: string, encoding: "hex" | "base64"): Uint8Array<ArrayBuffer> {
+  if (encoding === "hex") {
+    const clean = text.replace(/\s+/g, "");
+    const out = new Uint8Array(clean.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+    return out;
+  }
+  const bin = atob(text.replace(/\s+/g, ""));
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+}
+
 export function DownloadButton({
   text,
   filename,
   what,
   type = "application/x-pem-file",
+  binary,
+  bytes,
 }: {
   text: string;
   filename: string;
   what: string;
   type?: string;
+  /** Set when `text` is hex or base64 of bytes: the file holds the bytes (a .sig/.bin OpenSSL reads). */
+  binary?: "hex" | "base64" | undefined;
+  /** The file's bytes, when they are at hand (then `text` is not used for the body). */
+  bytes?: Uint8Array | undefined;
 }) {
   return (
     <Button
       type="button"
       variant="outline"
       size="sm"
-      disabled={!text}
+      disabled={!text && !bytes}
       aria-label={`Download ${what.toLowerCase()} as ${filename}`}
       onClick={() => {
-        const url = URL.createObjectURL(new Blob([text], { type }));
+        const body = bytes ? new Uint8Array(bytes) : binary ? decodeForDownload(text, binary) : text;
+        const url = URL.createObjectURL(
+          new Blob([body], { type: bytes || binary ? "application/octet-stream" : type }),
+        );
         const a = document.createElement("a");
         a.href = url;
         a.download = filename;
@@ -495,7 +691,7 @@ export function ResultBox({
   placeholder: string;
   /** sm: a hash or a signature; lg: a PEM key. */
   size?: "sm" | "lg";
-  download?: { filename: string; type?: string };
+  download?: { filename: string; type?: string; binary?: "hex" | "base64"; bytes?: Uint8Array };
   children?: React.ReactNode;
 }) {
   return (
@@ -509,6 +705,8 @@ export function ResultBox({
               text={value}
               what={label}
               filename={download.filename}
+              binary={download.binary}
+              bytes={download.bytes}
               {...(download.type ? { type: download.type } : {})}
             />
           ) : null}

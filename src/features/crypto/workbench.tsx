@@ -2,18 +2,23 @@
 
 import {
   ArrowLeftRight,
+  FileBadge,
+  FileKey,
   FileSearch,
   Fingerprint,
   Hash,
   KeyRound,
   KeySquare,
   Lock,
+  LockKeyhole,
   type LucideIcon,
   ReceiptText,
   Shuffle,
   Signature,
+  Split,
 } from "lucide-react";
-import { type MouseEvent, useEffect, useState } from "react";
+import dynamic from "next/dynamic";
+import { type ComponentType, type MouseEvent, useEffect, useState } from "react";
 import { Label, NativeSelect } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
 import { AgreeTool } from "./tools/agree";
@@ -27,18 +32,37 @@ import { ReceiptTool } from "./tools/receipt";
 import { RsaTool } from "./tools/rsa";
 import { SignTool } from "./tools/sign";
 
+function ToolLoading() {
+  return (
+    <p className="py-12 text-center text-sm text-muted-foreground" role="status">
+      Loading the tool…
+    </p>
+  );
+}
+
+// Tools added after the first workbench are their own chunks, fetched when first opened, so the
+// workbench's own chunk (and the calculator's first load) does not grow with them.
+const EncryptTool = dynamic(() => import("./tools/encrypt"), { ssr: false, loading: ToolLoading });
+const HkdfTool = dynamic(() => import("./tools/hkdf"), { ssr: false, loading: ToolLoading });
+const ConvertTool = dynamic(() => import("./tools/convert"), { ssr: false, loading: ToolLoading });
+const CertificatesTool = dynamic(() => import("./tools/certificates"), { ssr: false, loading: ToolLoading });
+
 const TOOLS = [
   { id: "hash", label: "Hash", icon: Hash, Component: HashTool },
   { id: "hmac", label: "HMAC", icon: Fingerprint, Component: HmacTool },
   { id: "pbkdf2", label: "PBKDF2", icon: KeySquare, Component: Pbkdf2Tool },
+  { id: "hkdf", label: "HKDF", icon: Split, Component: HkdfTool },
   { id: "random", label: "Random bytes", icon: Shuffle, Component: RandomTool },
   { id: "keys", label: "Key generation", icon: KeyRound, Component: KeygenTool },
+  { id: "convert", label: "Key conversion", icon: FileKey, Component: ConvertTool },
+  { id: "encrypt", label: "Symmetric encryption", icon: LockKeyhole, Component: EncryptTool },
   { id: "rsa", label: "RSA encryption", icon: Lock, Component: RsaTool },
   { id: "sign", label: "Sign and verify", icon: Signature, Component: SignTool },
   { id: "agree", label: "Key agreement", icon: ArrowLeftRight, Component: AgreeTool },
+  { id: "certs", label: "Certificates", icon: FileBadge, Component: CertificatesTool },
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, Component: InspectTool },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, Component: ReceiptTool },
-] as const satisfies readonly { id: string; label: string; icon: LucideIcon; Component: () => unknown }[];
+] as const satisfies readonly { id: string; label: string; icon: LucideIcon; Component: ComponentType }[];
 
 type ToolId = (typeof TOOLS)[number]["id"];
 

@@ -1,42 +1,45 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { OUTPUT_OPTIONS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
-  errorsFrom,
-  type FieldErrors,
+  emptyPrivateKey,
   FormGrid,
   PemField,
+  PrivateKeyFields,
   ResultBox,
   RunRow,
   SelectField,
-  TextField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
 export function AgreeTool() {
-  const [privateKey, setPrivateKey] = useState("");
-  const [passphrase, setPassphrase] = useState("");
+  const [key, setKey] = useState(emptyPrivateKey);
   const [peer, setPeer] = useState("");
-  const [pad, setPad] = useState(true);
+  // Off by default, as `openssl pkeyutl -derive` (dh_pad:0): a padded secret differs from OpenSSL's
+  // about one time in 256, whenever the secret's top byte is zero.
+  const [pad, setPad] = useState(false);
   const [output, setOutput] = useState<OutputEncoding>("hex");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<OpResult<"derive"> | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<OpResult<"derive"> & { output: OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setErrors({});
-    try {
-      setResult(await job.run("derive", { privateKey, passphrase, peerPublicKey: peer, pad, output }));
-      notify.success("Shared secret derived");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    await form.submit(
+      async (run) => ({
+        ...(await run("derive", {
+          privateKey: key.key,
+          passphrase: key.passphrase,
+          peerPublicKey: peer,
+          pad,
+          output,
+        })),
+        output,
+      }),
+      "Shared secret derived",
+    );
   }
 
   return (
@@ -44,35 +47,30 @@ export function AgreeTool() {
       <ToolHeading id="tool-agree" title="Key agreement">
         Your private key and the other party's public key give a secret you both compute alike: ECDH on P-256,
         P-384, P-521 or secp256k1, X25519, or finite-field Diffie-Hellman in an RFC 3526 or RFC 7919 group.
-        Both keys must be of the same type and group. Use the secret through a KDF (HKDF), not directly as a
-        key.
+        Both keys must be of the same type and group. Use the secret through a KDF (the HKDF tool), not
+        directly as a key.
       </ToolHeading>
       <div className="grid gap-x-4 lg:grid-cols-2">
-        <PemField
-          id="agree-private"
-          label="Your private key"
-          value={privateKey}
-          onChange={setPrivateKey}
-          error={errors.privateKey}
-        />
+        <div className="grid content-start gap-3">
+          <PrivateKeyFields
+            prefix="agree"
+            label="Your private key"
+            hint="PEM, base64 or hex DER, or a .der file"
+            value={key}
+            onChange={setKey}
+            errors={errors}
+          />
+        </div>
         <PemField
           id="agree-peer"
           label="Their public key"
+          hint="PEM (SPKI or a certificate), base64 or hex DER"
           value={peer}
           onChange={setPeer}
           error={errors.peerPublicKey}
         />
       </div>
-      <FormGrid className="sm:grid-cols-3">
-        <TextField
-          id="agree-passphrase"
-          label="Passphrase (if encrypted)"
-          type="password"
-          autoComplete="off"
-          value={passphrase}
-          onChange={setPassphrase}
-          error={errors.passphrase}
-        />
+      <FormGrid>
         <SelectField
           id="agree-output"
           label="Output"
@@ -95,16 +93,19 @@ export function AgreeTool() {
             Pad DH secrets to the length of p
           </label>
           <p id="agree-pad-hint" className="text-xs text-muted-foreground">
-            OpenSSL: <code className="font-mono">-pkeyopt dh_pad:1</code>. Unpadded is OpenSSL's default.
+            Off matches <code className="font-mono">openssl pkeyutl -derive</code>; on matches{" "}
+            <code className="font-mono">-pkeyopt dh_pad:1</code> (and TLS). ECDH and X25519 are always full
+            length.
           </p>
         </div>
       </FormGrid>
-      <RunRow job={job.state} label="Derive shared secret" pendingLabel="Deriving…" error={errors.form} />
+      <RunRow {...form.runRow} label="Derive shared secret" pendingLabel="Deriving…" />
       <ResultBox
         id="agree-result"
         label="Shared secret"
         value={result?.value ?? ""}
         placeholder="Paste your private key and their public key and press Derive; the secret appears here."
+        download={result ? { filename: "secret.bin", binary: result.output } : undefined}
       >
         {result ? `${result.length} bytes` : ""}
       </ResultBox>

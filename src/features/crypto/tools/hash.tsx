@@ -1,81 +1,100 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
-import { HASH_OPTIONS, type HASHES } from "../constants";
+import { DIGEST_OPTIONS, type DIGESTS, OUTPUT_OPTIONS, XOF_DEFAULTS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
   DataField,
   type DataValue,
   dataSpec,
   emptyData,
-  errorsFrom,
-  type FieldErrors,
   FormGrid,
   formatBytes,
   ResultBox,
   RunRow,
   SelectField,
+  TextField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
+type Digest = (typeof DIGESTS)[number];
+
+const isXof = (alg: Digest): alg is keyof typeof XOF_DEFAULTS => alg in XOF_DEFAULTS;
+
 export function HashTool() {
-  const [alg, setAlg] = useState<(typeof HASHES)[number]>("SHA-256");
+  const [alg, setAlg] = useState<Digest>("SHA-256");
   const [data, setData] = useState<DataValue>(emptyData());
   const [output, setOutput] = useState<OutputEncoding>("hex");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<(OpResult<"hash"> & { alg: string }) | null>(null);
-  const job = useCryptoJob();
+  const [length, setLength] = useState("");
+  const form = useToolForm<OpResult<"hash"> & { alg: string; output: OutputEncoding }>();
+  const xof = isXof(alg);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const spec = dataSpec(data);
-    if (!spec) return setErrors({ data: "Choose a file to hash" });
-    setErrors({});
-    try {
-      const r = await job.run("hash", { alg, data: spec, output }, { dedicated: spec.kind === "file" });
-      setResult({ ...r, alg });
-      notify.success(`${alg} computed`);
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!spec) return form.setErrors({ data: "Choose a file to hash" });
+    const len = xof && length.trim() ? Number(length) : undefined;
+    await form.submit(
+      async (run) => ({
+        ...(await run(
+          "hash",
+          { alg, data: spec, output, ...(len !== undefined ? { length: len } : {}) },
+          { dedicated: spec.kind === "file" },
+        )),
+        alg,
+        output,
+      }),
+      `${alg} computed`,
+    );
   }
 
+  const result = form.result;
   return (
     <form onSubmit={onSubmit} aria-labelledby="tool-hash" noValidate className="grid gap-3">
       <ToolHeading id="tool-hash" title="Hash">
-        A digest of text, hex, base64 or a file of any size. Files are read in chunks in a background worker,
-        so the page stays responsive.
+        A digest of text, hex, base64 or a file of any size: SHA-2, SHA-3, BLAKE2, BLAKE3, SHAKE and the
+        legacy MD5, SHA-1 and RIPEMD-160. Files are read in chunks in a background worker, so the page stays
+        responsive.
       </ToolHeading>
-      <DataField id="hash-data" label="Input" value={data} onChange={setData} error={errors.data} />
-      <FormGrid>
+      <DataField id="hash-data" label="Input" value={data} onChange={setData} error={form.errors.data} />
+      <FormGrid className="sm:grid-cols-3">
         <SelectField
           id="hash-alg"
           label="Algorithm"
           value={alg}
-          onChange={(v) => setAlg(v as typeof alg)}
-          options={HASH_OPTIONS}
-          error={errors.alg}
+          onChange={(v) => setAlg(v as Digest)}
+          options={DIGEST_OPTIONS}
+          error={form.errors.alg}
+        />
+        <TextField
+          id="hash-length"
+          label="XOF length (bytes)"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={1024}
+          value={xof ? length : ""}
+          placeholder={xof ? String(XOF_DEFAULTS[alg]) : "Fixed by the algorithm"}
+          disabled={!xof}
+          onChange={setLength}
+          error={form.errors.length}
         />
         <SelectField
           id="hash-output"
           label="Output"
           value={output}
           onChange={(v) => setOutput(v as OutputEncoding)}
-          options={[
-            { value: "hex", label: "Hex" },
-            { value: "base64", label: "Base64" },
-          ]}
+          options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Hash" pendingLabel="Hashing…" error={errors.form} />
+      <RunRow {...form.runRow} label="Hash" pendingLabel="Hashing…" />
       <ResultBox
         id="hash-result"
         label="Digest"
         value={result?.value ?? ""}
         placeholder="Enter some input and press Hash; the digest appears here."
+        download={result ? { filename: "digest.bin", binary: result.output } : undefined}
       >
         {result
           ? `${result.alg} of ${formatBytes(result.inputLength)}: ${result.outputLength} bytes (${result.outputLength * 8} bits)`

@@ -1,7 +1,6 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
@@ -9,15 +8,13 @@ import {
   type DataValue,
   dataSpec,
   emptyData,
-  errorsFrom,
-  type FieldErrors,
   FormGrid,
   formatBytes,
   ResultBox,
   RunRow,
   SelectField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
 export function HmacTool() {
@@ -25,28 +22,27 @@ export function HmacTool() {
   const [key, setKey] = useState<DataValue>(emptyData("hex"));
   const [data, setData] = useState<DataValue>(emptyData());
   const [output, setOutput] = useState<OutputEncoding>("hex");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<(OpResult<"hmac"> & { alg: string }) | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<OpResult<"hmac"> & { alg: string; output: OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const keySpec = dataSpec(key);
     const spec = dataSpec(data);
-    if (!keySpec || !spec) return setErrors({ data: "Choose a file" });
-    setErrors({});
-    try {
-      const r = await job.run(
-        "hmac",
-        { alg, key: keySpec, data: spec, output },
-        { dedicated: spec.kind === "file" },
-      );
-      setResult({ ...r, alg });
-      notify.success(`HMAC-${alg} computed`);
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!keySpec) return form.setErrors({ key: "Choose the key file" });
+    if (!spec) return form.setErrors({ data: "Choose a file" });
+    await form.submit(
+      async (run) => ({
+        ...(await run(
+          "hmac",
+          { alg, key: keySpec, data: spec, output },
+          { dedicated: spec.kind === "file" },
+        )),
+        alg,
+        output,
+      }),
+      `HMAC-${alg} computed`,
+    );
   }
 
   return (
@@ -82,11 +78,12 @@ export function HmacTool() {
           options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Compute HMAC" pendingLabel="Computing…" error={errors.form} />
+      <RunRow {...form.runRow} label="Compute HMAC" pendingLabel="Computing…" />
       <ResultBox
         id="hmac-result"
         label="MAC"
         value={result?.value ?? ""}
+        download={result ? { filename: "mac.bin", binary: result.output } : undefined}
         placeholder="Enter a key and a message and press Compute HMAC; the MAC appears here."
       >
         {result

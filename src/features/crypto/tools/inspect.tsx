@@ -2,20 +2,10 @@
 
 import { ChevronRight } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { Card } from "@/components/ui/card";
 import type { Asn1TreeNode, KeySummary } from "@/core/crypto";
 import type { InspectedBlock } from "../ops";
-import {
-  CopyButton,
-  errorsFrom,
-  type FieldErrors,
-  PemField,
-  RunRow,
-  TextField,
-  ToolHeading,
-  useCryptoJob,
-} from "../ui";
+import { CopyButton, PemField, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -104,8 +94,51 @@ function TreeNode({ n, depth }: { n: Asn1TreeNode; depth: number }) {
   );
 }
 
+const STATUS_TEXT = {
+  valid: "Valid now",
+  expired: "Expired",
+  "not yet valid": "Not yet valid",
+  unknown: "Unknown (unreadable dates)",
+} as const;
+
+function SanList({ sans }: { sans: { type: string; value: string }[] }) {
+  return sans.length ? (
+    <ul>
+      {sans.map((s) => (
+        <li key={`${s.type}:${s.value}`}>
+          <span className="text-muted-foreground">{s.type.toUpperCase()}:</span>{" "}
+          <span className={mono}>{s.value}</span>
+        </li>
+      ))}
+    </ul>
+  ) : (
+    "None"
+  );
+}
+
+function ExtensionList({
+  extensions,
+}: {
+  extensions: { oid: string; name: string; critical: boolean; summary: string }[];
+}) {
+  return extensions.length ? (
+    <ul className="grid gap-1">
+      {extensions.map((x) => (
+        <li key={`${x.oid}:${x.summary}`}>
+          <span className="font-medium">{x.name}</span>
+          {x.critical ? <span className="text-muted-foreground"> (critical)</span> : null}:{" "}
+          <span className="break-all">{x.summary}</span>
+        </li>
+      ))}
+    </ul>
+  ) : (
+    "None"
+  );
+}
+
 function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; count: number }) {
   const cert = b.certificate;
+  const csr = b.csr;
   const headingId = `inspect-block-${index}`;
   return (
     <Card className="p-4 sm:p-6">
@@ -143,19 +176,21 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
               <Row term="Valid until">
                 <span className="tabular-nums">{cert.notAfter}</span>
               </Row>
+              <Row term="Status">
+                <span
+                  className={
+                    cert.status === "valid" ? "font-medium text-success" : "font-medium text-destructive"
+                  }
+                >
+                  {STATUS_TEXT[cert.status]}
+                </span>
+                <span className="text-muted-foreground">
+                  {" "}
+                  (by this device's clock; the chain is not checked)
+                </span>
+              </Row>
               <Row term="Alternative names">
-                {cert.subjectAltNames.length ? (
-                  <ul>
-                    {cert.subjectAltNames.map((s) => (
-                      <li key={`${s.type}:${s.value}`}>
-                        <span className="text-muted-foreground">{s.type.toUpperCase()}:</span>{" "}
-                        <span className={mono}>{s.value}</span>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  "None"
-                )}
+                <SanList sans={cert.subjectAltNames} />
               </Row>
               <Row term="Version">v{cert.version}</Row>
               <Row term="Signature">{cert.signatureAlgorithm}</Row>
@@ -165,19 +200,7 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
                 {cert.publicKey.exponent ? `, exponent ${cert.publicKey.exponent}` : ""}
               </Row>
               <Row term="Extensions">
-                {cert.extensions.length ? (
-                  <ul className="grid gap-1">
-                    {cert.extensions.map((x) => (
-                      <li key={`${x.oid}:${x.summary}`}>
-                        <span className="font-medium">{x.name}</span>
-                        {x.critical ? <span className="text-muted-foreground"> (critical)</span> : null}:{" "}
-                        <span className="break-all">{x.summary}</span>
-                      </li>
-                    ))}
-                  </ul>
-                ) : (
-                  "None"
-                )}
+                <ExtensionList extensions={cert.extensions} />
               </Row>
               <Row term="SHA-256 fingerprint">
                 <Fingerprint label="SHA-256" value={cert.fingerprints.sha256} />
@@ -186,6 +209,29 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
                 <Fingerprint label="SHA-1" value={cert.fingerprints.sha1} />
               </Row>
             </>
+          ) : csr ? (
+            <>
+              <Row term="Subject">
+                <span className={mono}>{csr.subject || "(empty)"}</span>
+              </Row>
+              <Row term="Public key">
+                {csr.publicKey.type}, {csr.publicKey.bits} bits
+                {csr.publicKey.curve ? `, ${csr.publicKey.curve}` : ""}
+                {csr.publicKey.exponent ? `, exponent ${csr.publicKey.exponent}` : ""}
+              </Row>
+              <Row term="Signature">{csr.signatureAlgorithm}</Row>
+              <Row term="Requested names">
+                <SanList sans={csr.subjectAltNames} />
+              </Row>
+              <Row term="Requested extensions">
+                <ExtensionList extensions={csr.extensions} />
+              </Row>
+              {csr.attributes.length ? <Row term="Attributes">{csr.attributes.join(", ")}</Row> : null}
+            </>
+          ) : b.dsaParameters ? (
+            <Row term="Parameters">
+              p {b.dsaParameters.pBits} bits, q {b.dsaParameters.qBits} bits (no key: domain parameters only)
+            </Row>
           ) : b.key ? (
             <KeyRows k={b.key} />
           ) : null}
@@ -233,29 +279,24 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
 export function InspectTool() {
   const [input, setInput] = useState("");
   const [passphrase, setPassphrase] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [blocks, setBlocks] = useState<InspectedBlock[] | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<InspectedBlock[]>();
+  const { errors, result: blocks } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setErrors({});
-    try {
-      const r = await job.run("inspect", { input, passphrase });
-      setBlocks(r);
-      notify.success(r.length === 1 ? "Inspected" : `Inspected ${r.length} blocks`);
-    } catch (err) {
-      setBlocks(null);
-      setErrors(errorsFrom(err, "input"));
-    }
+    await form.submit(
+      (run) => run("inspect", { input, passphrase }),
+      (r) => (r.length === 1 ? "Inspected" : `Inspected ${r.length} blocks`),
+    );
   }
 
   return (
     <div>
       <form onSubmit={onSubmit} aria-labelledby="tool-inspect" noValidate className="grid gap-3">
         <ToolHeading id="tool-inspect" title="PEM/ASN.1 inspector">
-          Paste a certificate or a key as PEM (several blocks are fine), or any DER as base64 or hex, to see
-          its fields and its ASN.1 structure. Nothing is validated against a trust store.
+          Paste or open a certificate, a certificate request or a key as PEM (several blocks are fine), or any
+          DER file, base64 or hex, to see its fields and its ASN.1 structure. Nothing is validated against a
+          trust store.
         </ToolHeading>
         <PemField
           id="inspect-input"
@@ -275,7 +316,7 @@ export function InspectTool() {
           error={errors.passphrase}
           className="sm:max-w-sm"
         />
-        <RunRow job={job.state} label="Inspect" pendingLabel="Reading…" error={errors.form} />
+        <RunRow {...form.runRow} label="Inspect" pendingLabel="Reading…" />
       </form>
       <div className="grid gap-4" aria-live="polite">
         {blocks ? (

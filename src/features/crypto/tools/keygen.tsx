@@ -1,20 +1,9 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { KEY_ALGORITHM_GROUPS } from "../constants";
 import type { GeneratedKeys } from "../ops";
-import {
-  errorsFrom,
-  type FieldErrors,
-  FormGrid,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useCryptoJob,
-} from "../ui";
+import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../ui";
 
 function summaryLine(k: GeneratedKeys): string {
   const s = k.summary;
@@ -31,24 +20,15 @@ function summaryLine(k: GeneratedKeys): string {
 export function KeygenTool() {
   const [algorithm, setAlgorithm] = useState("Ed25519");
   const [passphrase, setPassphrase] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [keys, setKeys] = useState<GeneratedKeys | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<GeneratedKeys>();
+  const { errors, result: keys } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setErrors({});
-    try {
-      const r = await job.run(
-        "generateKey",
-        { algorithm, ...(passphrase ? { passphrase } : {}) },
-        { dedicated: true },
-      );
-      setKeys(r);
-      notify.success(`${r.summary.type} key pair generated`);
-    } catch (err) {
-      setErrors(errorsFrom(err));
-    }
+    await form.submit(
+      (run) => run("generateKey", { algorithm, ...(passphrase ? { passphrase } : {}) }, { dedicated: true }),
+      (r) => `${r.summary.type} key pair generated`,
+    );
   }
 
   const base = algorithm.toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -79,7 +59,7 @@ export function KeygenTool() {
           error={errors.passphrase}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Generate key pair" pendingLabel="Generating…" error={errors.form} />
+      <RunRow {...form.runRow} label="Generate key pair" pendingLabel="Generating…" />
       <p className="min-h-5 text-sm text-muted-foreground tabular-nums" aria-live="polite">
         {keys ? summaryLine(keys) : "Choose an algorithm and press Generate key pair."}
       </p>

@@ -1,7 +1,6 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
@@ -9,15 +8,13 @@ import {
   type DataValue,
   dataSpec,
   emptyData,
-  errorsFrom,
-  type FieldErrors,
   FormGrid,
   ResultBox,
   RunRow,
   SelectField,
   TextField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
 export function Pbkdf2Tool() {
@@ -27,39 +24,34 @@ export function Pbkdf2Tool() {
   const [length, setLength] = useState("32");
   const [hash, setHash] = useState<(typeof HASHES)[number]>("SHA-256");
   const [output, setOutput] = useState<OutputEncoding>("hex");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<(OpResult<"pbkdf2"> & { label: string }) | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<OpResult<"pbkdf2"> & { label: string; output: OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const saltSpec = dataSpec(salt);
-    if (!saltSpec) return;
+    if (!saltSpec) return form.setErrors({ salt: "Choose the salt file" });
     const it = Number(iterations.replace(/[\s_,]/g, ""));
     const len = Number(length);
-    const bad: FieldErrors = {};
+    const bad: Record<string, string> = {};
     if (!/^\d[\d\s_,]*$/.test(iterations.trim()) || !Number.isSafeInteger(it) || it < 1) {
       bad.iterations = "Iterations must be a whole number of at least 1";
     }
     if (!/^\d+$/.test(length.trim()) || len < 1)
       bad.length = "Length must be a whole number of bytes, at least 1";
-    if (Object.keys(bad).length) return setErrors(bad);
-    setErrors({});
-    try {
-      const r = await job.run(
-        "pbkdf2",
-        { password, salt: saltSpec, iterations: it, length: len, hash, output },
-        { dedicated: true },
-      );
-      setResult({
-        ...r,
+    if (Object.keys(bad).length) return form.setErrors(bad);
+    await form.submit(
+      async (run) => ({
+        ...(await run(
+          "pbkdf2",
+          { password, salt: saltSpec, iterations: it, length: len, hash, output },
+          { dedicated: true },
+        )),
         label: `PBKDF2-HMAC-${hash}, ${it.toLocaleString("en-US")} iterations, ${len} bytes`,
-      });
-      notify.success("Key derived");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+        output,
+      }),
+      "Key derived",
+    );
   }
 
   return (
@@ -120,11 +112,12 @@ export function Pbkdf2Tool() {
           options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Derive" pendingLabel="Deriving…" error={errors.form} />
+      <RunRow {...form.runRow} label="Derive" pendingLabel="Deriving…" />
       <ResultBox
         id="pbkdf2-result"
         label="Derived key"
         value={result?.value ?? ""}
+        download={result ? { filename: "key.bin", binary: result.output } : undefined}
         placeholder="Enter a password and a salt and press Derive; the key appears here."
       >
         {result ? `${result.label}; took ${(result.millis / 1000).toFixed(2)} s` : ""}

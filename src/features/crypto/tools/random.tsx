@@ -1,41 +1,25 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { OUTPUT_OPTIONS } from "../constants";
 import type { OutputEncoding } from "../ops";
-import {
-  errorsFrom,
-  type FieldErrors,
-  FormGrid,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useCryptoJob,
-} from "../ui";
+import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../ui";
 
 export function RandomTool() {
   const [length, setLength] = useState("32");
   const [output, setOutput] = useState<OutputEncoding>("hex");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<{ value: string; length: number } | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<{ value: string; length: number; output: OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const n = Number(length);
-    if (!/^\d+$/.test(length.trim())) return setErrors({ length: "Length must be a whole number of bytes" });
-    setErrors({});
-    try {
-      const r = await job.run("randomBytes", { length: n, output });
-      setResult({ value: r.value, length: n });
-      notify.success(`${n} random bytes generated`);
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!/^\d+$/.test(length.trim()))
+      return form.setErrors({ length: "Length must be a whole number of bytes" });
+    await form.submit(
+      async (run) => ({ value: (await run("randomBytes", { length: n, output })).value, length: n, output }),
+      `${n} random bytes generated`,
+    );
   }
 
   return (
@@ -63,11 +47,12 @@ export function RandomTool() {
           options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Generate" pendingLabel="Generating…" error={errors.form} />
+      <RunRow {...form.runRow} label="Generate" pendingLabel="Generating…" />
       <ResultBox
         id="random-result"
         label="Random bytes"
         value={result?.value ?? ""}
+        download={result ? { filename: "random.bin", binary: result.output } : undefined}
         placeholder="Press Generate; the bytes appear here."
       >
         {result ? `${result.length} bytes (${result.length * 8} bits)` : ""}

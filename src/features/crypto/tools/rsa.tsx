@@ -1,7 +1,6 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { notify } from "@/components/hooks/notify";
 import { OUTPUT_OPTIONS } from "../constants";
 import type { OutputEncoding, RsaPadding } from "../ops";
 import {
@@ -9,16 +8,15 @@ import {
   type DataValue,
   dataSpec,
   emptyData,
-  errorsFrom,
-  type FieldErrors,
+  emptyPrivateKey,
   FormGrid,
   PemField,
+  PrivateKeyFields,
   ResultBox,
   RunRow,
   SelectField,
-  TextField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
 const PADDINGS = [
@@ -32,22 +30,17 @@ function EncryptForm() {
   const [data, setData] = useState<DataValue>(emptyData());
   const [padding, setPadding] = useState<RsaPadding>("OAEP-SHA-256");
   const [output, setOutput] = useState<OutputEncoding>("base64");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<{ value: string; maxLength: number } | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<{ value: string; maxLength: number; output: OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const spec = dataSpec(data);
-    if (!spec) return;
-    setErrors({});
-    try {
-      setResult(await job.run("rsaEncrypt", { publicKey, data: spec, padding, output }));
-      notify.success("Encrypted");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!spec) return form.setErrors({ data: "Choose a file to encrypt" });
+    await form.submit(
+      async (run) => ({ ...(await run("rsaEncrypt", { publicKey, data: spec, padding, output })), output }),
+      "Encrypted",
+    );
   }
 
   return (
@@ -68,7 +61,6 @@ function EncryptForm() {
         label="Message"
         value={data}
         onChange={setData}
-        kinds={["utf8", "hex", "base64"]}
         rows={3}
         error={errors.data}
       />
@@ -88,11 +80,12 @@ function EncryptForm() {
           options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Encrypt" pendingLabel="Encrypting…" error={errors.form} />
+      <RunRow {...form.runRow} label="Encrypt" pendingLabel="Encrypting…" />
       <ResultBox
         id="rsa-enc-result"
         label="Ciphertext"
         value={result?.value ?? ""}
+        download={result ? { filename: "ciphertext.bin", binary: result.output } : undefined}
         placeholder="Paste a public key, type a message and press Encrypt; the ciphertext appears here."
       >
         {result ? `This key and padding take messages of up to ${result.maxLength} bytes.` : ""}
@@ -102,27 +95,22 @@ function EncryptForm() {
 }
 
 function DecryptForm() {
-  const [privateKey, setPrivateKey] = useState("");
-  const [passphrase, setPassphrase] = useState("");
+  const [key, setKey] = useState(emptyPrivateKey);
   const [data, setData] = useState<DataValue>(emptyData("base64"));
   const [padding, setPadding] = useState<RsaPadding>("OAEP-SHA-256");
   const [output, setOutput] = useState<"utf8" | OutputEncoding>("utf8");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<{ value: string; shownAs: string } | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<{ value: string; shownAs: "utf8" | OutputEncoding }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const spec = dataSpec(data);
-    if (!spec) return;
-    setErrors({});
-    try {
-      setResult(await job.run("rsaDecrypt", { privateKey, passphrase, data: spec, padding, output }));
-      notify.success("Decrypted");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!spec) return form.setErrors({ data: "Choose the ciphertext file (e.g. OpenSSL's .bin)" });
+    await form.submit(
+      (run) =>
+        run("rsaDecrypt", { privateKey: key.key, passphrase: key.passphrase, data: spec, padding, output }),
+      "Decrypted",
+    );
   }
 
   return (
@@ -130,29 +118,13 @@ function DecryptForm() {
       <h4 id="rsa-decrypt-heading" className="text-base font-semibold">
         Decrypt
       </h4>
-      <PemField
-        id="rsa-dec-key"
-        label="Private key"
-        hint="PEM (PKCS#8, encrypted PKCS#8 or PKCS#1), base64 or hex DER"
-        value={privateKey}
-        onChange={setPrivateKey}
-        error={errors.privateKey}
-      />
-      <TextField
-        id="rsa-dec-passphrase"
-        label="Passphrase (if the key is encrypted)"
-        type="password"
-        autoComplete="off"
-        value={passphrase}
-        onChange={setPassphrase}
-        error={errors.passphrase}
-      />
+      <PrivateKeyFields prefix="rsa-dec" value={key} onChange={setKey} errors={errors} />
       <DataField
         id="rsa-dec-data"
         label="Ciphertext"
         value={data}
         onChange={setData}
-        kinds={["base64", "hex"]}
+        kinds={["base64", "hex", "file"]}
         rows={3}
         error={errors.data}
       />
@@ -172,11 +144,16 @@ function DecryptForm() {
           options={[{ value: "utf8", label: "Text (UTF-8)" }, ...OUTPUT_OPTIONS]}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Decrypt" pendingLabel="Decrypting…" error={errors.form} />
+      <RunRow {...form.runRow} label="Decrypt" pendingLabel="Decrypting…" />
       <ResultBox
         id="rsa-dec-result"
         label="Plaintext"
         value={result?.value ?? ""}
+        download={
+          result && result.shownAs !== "utf8"
+            ? { filename: "plaintext.bin", binary: result.shownAs }
+            : undefined
+        }
         placeholder="Paste the private key and the ciphertext and press Decrypt; the plaintext appears here."
       >
         {result && result.shownAs !== output ? "Not valid UTF-8 text, so shown as hex." : ""}

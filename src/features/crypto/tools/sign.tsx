@@ -11,16 +11,16 @@ import {
   type DataValue,
   dataSpec,
   emptyData,
-  errorsFrom,
+  emptyPrivateKey,
   type FieldErrors,
   FormGrid,
   PemField,
+  PrivateKeyFields,
   ResultBox,
   RunRow,
   SelectField,
-  TextField,
   ToolHeading,
-  useCryptoJob,
+  useToolForm,
 } from "../ui";
 
 const SCHEMES = [
@@ -39,19 +39,32 @@ const FORMATS = [
   { value: "raw", label: "Raw r||s (JWS, WebCrypto)" },
 ];
 
+const SIGN_SALTS = [
+  { value: "digest", label: "Digest length (OpenSSL's default)" },
+  { value: "max", label: "Maximum" },
+  { value: "0", label: "0 (deterministic)" },
+  { value: "20", label: "20 bytes" },
+  { value: "32", label: "32 bytes" },
+  { value: "64", label: "64 bytes" },
+];
+
+const VERIFY_SALTS = [{ value: "auto", label: "Auto: digest, maximum or 0" }, ...SIGN_SALTS];
+
 function SchemeFields({
   prefix,
   options,
   onChange,
   errors,
+  verifying = false,
 }: {
   prefix: string;
   options: SignatureOptions;
   onChange: (o: SignatureOptions) => void;
   errors: FieldErrors;
+  verifying?: boolean;
 }) {
   return (
-    <FormGrid className="sm:grid-cols-3">
+    <FormGrid className="sm:grid-cols-2 lg:grid-cols-4">
       <SelectField
         id={`${prefix}-scheme`}
         label="Scheme"
@@ -75,6 +88,14 @@ function SchemeFields({
         onChange={(v) => onChange({ ...options, format: v as SignatureOptions["format"] })}
         options={FORMATS}
       />
+      <SelectField
+        id={`${prefix}-pss-salt`}
+        label="RSA-PSS salt length"
+        value={options.pssSalt ?? (verifying ? "auto" : "digest")}
+        onChange={(v) => onChange({ ...options, pssSalt: v })}
+        options={verifying ? VERIFY_SALTS : SIGN_SALTS}
+        error={errors.pssSalt}
+      />
     </FormGrid>
   );
 }
@@ -90,36 +111,38 @@ interface Prefill {
 
 const defaultOptions: SignatureOptions = { scheme: "auto", hash: "default", format: "der" };
 
+/** "Check it with Verify" carries the salt length over; the signing default is "digest". */
+const verifySaltFor = (salt: string | undefined) => salt ?? "digest";
+
 function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
-  const [privateKey, setPrivateKey] = useState("");
-  const [passphrase, setPassphrase] = useState("");
+  const [key, setKey] = useState(emptyPrivateKey);
   const [data, setData] = useState<DataValue>(emptyData());
   const [options, setOptions] = useState<SignatureOptions>(defaultOptions);
   const [output, setOutput] = useState<OutputEncoding>("base64");
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<{
+  const form = useToolForm<{
     value: string;
     label: string;
     publicPem: string;
     data: DataValue;
     options: SignatureOptions;
     output: OutputEncoding;
-  } | null>(null);
-  const job = useCryptoJob();
+  }>();
+  const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const spec = dataSpec(data);
-    if (!spec) return setErrors({ data: "Choose a file to sign" });
-    setErrors({});
-    try {
-      const r = await job.run("sign", { privateKey, passphrase, data: spec, options, output });
-      setResult({ ...r, data, options, output });
-      notify.success("Signed");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!spec) return form.setErrors({ data: "Choose a file to sign" });
+    await form.submit(async (run) => {
+      const r = await run("sign", {
+        privateKey: key.key,
+        passphrase: key.passphrase,
+        data: spec,
+        options,
+        output,
+      });
+      return { ...r, data, options: { ...options, pssSalt: verifySaltFor(options.pssSalt) }, output };
+    }, "Signed");
   }
 
   return (
@@ -127,23 +150,7 @@ function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
       <h4 id="sign-heading" className="text-base font-semibold">
         Sign
       </h4>
-      <PemField
-        id="sign-key"
-        label="Private key"
-        hint="PEM (PKCS#8, encrypted PKCS#8, PKCS#1, SEC1 or OpenSSL DSA), base64 or hex DER"
-        value={privateKey}
-        onChange={setPrivateKey}
-        error={errors.privateKey}
-      />
-      <TextField
-        id="sign-passphrase"
-        label="Passphrase (if the key is encrypted)"
-        type="password"
-        autoComplete="off"
-        value={passphrase}
-        onChange={setPassphrase}
-        error={errors.passphrase}
-      />
+      <PrivateKeyFields prefix="sign" value={key} onChange={setKey} errors={errors} />
       <DataField
         id="sign-data"
         label="Message"
@@ -162,11 +169,12 @@ function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
           options={OUTPUT_OPTIONS}
         />
       </FormGrid>
-      <RunRow job={job.state} label="Sign" pendingLabel="Signing…" error={errors.form} />
+      <RunRow {...form.runRow} label="Sign" pendingLabel="Signing…" />
       <ResultBox
         id="sign-result"
         label="Signature"
         value={result?.value ?? ""}
+        download={result ? { filename: "signature.sig", binary: result.output } : undefined}
         placeholder="Paste a private key, type a message and press Sign; the signature appears here."
       >
         {result ? result.label : ""}
@@ -201,9 +209,8 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
   const [data, setData] = useState<DataValue>(emptyData());
   const [signature, setSignature] = useState<DataValue>(emptyData("base64"));
   const [options, setOptions] = useState<SignatureOptions>(defaultOptions);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [result, setResult] = useState<{ valid: boolean; label: string } | null>(null);
-  const job = useCryptoJob();
+  const form = useToolForm<{ valid: boolean; label: string; hint?: string }>();
+  const { errors, result, setErrors, setResult } = form;
 
   useEffect(() => {
     if (!prefill) return;
@@ -215,23 +222,17 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
     setErrors({});
     document.getElementById("verify-heading")?.scrollIntoView({ behavior: "smooth", block: "start" });
     document.getElementById("verify-key")?.focus({ preventScroll: true });
-  }, [prefill]);
+  }, [prefill, setErrors, setResult]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const spec = dataSpec(data);
     const sig = dataSpec(signature);
-    if (!spec || !sig) return setErrors({ data: "Choose a file" });
-    setErrors({});
-    try {
-      const r = await job.run("verify", { publicKey, data: spec, signature: sig, options });
-      setResult(r);
-      if (r.valid) notify.success("The signature is valid");
-      else notify.error("The signature is not valid");
-    } catch (err) {
-      setResult(null);
-      setErrors(errorsFrom(err));
-    }
+    if (!spec) return setErrors({ data: "Choose the message file" });
+    if (!sig) return setErrors({ signature: "Choose the signature file (e.g. OpenSSL's .sig)" });
+    const r = await form.submit((run) => run("verify", { publicKey, data: spec, signature: sig, options }));
+    if (r && !r.valid) notify.error("The signature is not valid");
+    else if (r) notify.success("The signature is valid");
   }
 
   return (
@@ -264,8 +265,8 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
         rows={2}
         error={errors.signature}
       />
-      <SchemeFields prefix="verify" options={options} onChange={setOptions} errors={errors} />
-      <RunRow job={job.state} label="Verify" pendingLabel="Verifying…" error={errors.form} />
+      <SchemeFields prefix="verify" options={options} onChange={setOptions} errors={errors} verifying />
+      <RunRow {...form.runRow} label="Verify" pendingLabel="Verifying…" />
       <div
         id="verify-result"
         role="status"
@@ -282,6 +283,9 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
               {result.valid ? "✓ Valid signature" : "✗ Invalid signature"}
             </span>
             <span className="font-normal text-muted-foreground"> ({result.label})</span>
+            {result.hint ? (
+              <span className="mt-1 block font-normal text-foreground">{result.hint}</span>
+            ) : null}
           </span>
         ) : (
           "Paste a public key, the message and the signature, then press Verify."

@@ -1,4 +1,4 @@
-// Test helper (not shipped): runs /usr/bin/openssl with temp files.
+// Test support (never shipped; Node APIs): runs /usr/bin/openssl with temp files for the crypto interop tests.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

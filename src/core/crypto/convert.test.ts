@@ -1,0 +1,90 @@
+import { createPrivateKey, createPublicKey } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { OpenSslDir } from "../../../tests/support/openssl";
+import { type ConvertResult, convertKey, type KeyTarget } from "./convert";
+import { bytesToHex } from "./encoding";
+
+const o = new OpenSslDir();
+afterAll(() => o.cleanup());
+
+const text = (r: ConvertResult) => (r.kind === "der" ? "" : r.text);
+const bytes = (r: ConvertResult) => (r.kind === "der" ? r.bytes : new Uint8Array());
+
+const keys = {
+  rsa: o.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]).toString(),
+  ec: o.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]).toString(),
+  ed25519: o.run(["genpkey", "-algorithm", "ED25519"]).toString(),
+};
+for (const [k, pem] of Object.entries(keys)) o.write(`${k}.pem`, pem);
+
+describe("key conversion matches what openssl writes, byte for byte", () => {
+  it("RSA: PKCS#8, PKCS#1, SPKI, PKCS#1 public, as PEM and DER", async () => {
+    const cases: [KeyTarget, string[]][] = [
+      // (openssl pkey -outform DER writes RSA keys as PKCS#1; pkcs8 -topk8 writes PKCS#8.)
+      ["pkcs8", ["pkcs8", "-topk8", "-nocrypt", "-in", "rsa.pem"]],
+      ["pkcs1", ["rsa", "-in", "rsa.pem", "-traditional"]],
+      ["spki", ["pkey", "-in", "rsa.pem", "-pubout"]],
+      ["pkcs1-public", ["rsa", "-in", "rsa.pem", "-RSAPublicKey_out"]],
+    ];
+    for (const [target, args] of cases) {
+      expect(text(await convertKey(keys.rsa, target)), target).toBe(o.run(args).toString());
+      const der = bytes(await convertKey(keys.rsa, target, { encoding: "der" }));
+      expect(bytesToHex(der), `${target} DER`).toBe(bytesToHex(o.run([...args, "-outform", "DER"])));
+    }
+    // and back: a PKCS#1 DER file openssl wrote converts to its PKCS#8.
+    const pkcs1Der = new Uint8Array(o.run(["rsa", "-in", "rsa.pem", "-traditional", "-outform", "DER"]));
+    expect(text(await convertKey(pkcs1Der, "pkcs8"))).toBe(keys.rsa);
+  });
+
+  it("EC: SEC1 and PKCS#8, and the public key of either", async () => {
+    expect(text(await convertKey(keys.ec, "sec1"))).toBe(o.run(["ec", "-in", "ec.pem"]).toString());
+    const sec1 = o.run(["ec", "-in", "ec.pem"]).toString();
+    expect(text(await convertKey(sec1, "pkcs8"))).toBe(keys.ec);
+    expect(text(await convertKey(sec1, "spki"))).toBe(o.run(["pkey", "-in", "ec.pem", "-pubout"]).toString());
+  });
+
+  it("refuses formats that do not fit the key", async () => {
+    await expect(convertKey(keys.ed25519, "pkcs1")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
+    await expect(convertKey(keys.rsa, "sec1")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
+    const pub = o.run(["pkey", "-in", "rsa.pem", "-pubout"]).toString();
+    await expect(convertKey(pub, "pkcs8")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
+  });
+
+  it("encrypted PKCS#8 opens in openssl, and openssl's opens here", async () => {
+    const enc = text(
+      await convertKey(keys.ed25519, "pkcs8-encrypted", { newPassphrase: "pw ✓", iterations: 2048 }),
+    );
+    o.write("enc.pem", enc);
+    expect(o.run(["pkey", "-in", "enc.pem", "-passin", "pass:pw ✓"]).toString()).toBe(keys.ed25519);
+    const theirs = o
+      .run(["pkcs8", "-topk8", "-in", "ec.pem", "-v2", "aes-256-cbc", "-passout", "pass:x"])
+      .toString();
+    expect(text(await convertKey(theirs, "pkcs8", { passphrase: "x" }))).toBe(keys.ec);
+  });
+});
+
+describe("JWK (OpenSSL 3.0 has none: checked against OpenSSL's library through node:crypto)", () => {
+  for (const kind of ["rsa", "ec", "ed25519"] as const) {
+    it(`${kind}: private and public JWK equal node's, and a JWK converts back to openssl's PEM`, async () => {
+      const mine = JSON.parse(text(await convertKey(keys[kind], "jwk")));
+      const node = createPrivateKey(keys[kind]).export({ format: "jwk" });
+      expect(mine).toEqual(node);
+      const minePub = JSON.parse(text(await convertKey(keys[kind], "jwk-public")));
+      expect(minePub).toEqual(createPublicKey(keys[kind]).export({ format: "jwk" }));
+      expect(text(await convertKey(JSON.stringify(node), "pkcs8"))).toBe(keys[kind]);
+      expect(text(await convertKey(JSON.stringify(minePub), "spki"))).toBe(
+        o.run(["pkey", "-in", `${kind}.pem`, "-pubout"]).toString(),
+      );
+    });
+  }
+
+  it("a JWK whose d does not match x is refused", async () => {
+    const jwk = createPrivateKey(keys.ed25519).export({ format: "jwk" });
+    const other = createPrivateKey(o.run(["genpkey", "-algorithm", "ED25519"]).toString()).export({
+      format: "jwk",
+    });
+    await expect(convertKey(JSON.stringify({ ...jwk, d: other.d }), "pkcs8")).rejects.toMatchObject({
+      code: "MALFORMED_KEY",
+    });
+  });
+});

@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { OpenSslDir } from "../../../tests/support/openssl";
+import { DIGEST_ALGORITHMS, type DigestAlgorithm, digest, digestStream } from "./digest";
+import { bytesToHex, utf8ToBytes } from "./encoding";
+
+const o = new OpenSslDir();
+afterAll(() => o.cleanup());
+
+/** `openssl dgst` names; BLAKE3 is not in OpenSSL 3.0 (checked against its official vectors below). */
+const OPENSSL: Partial<Record<DigestAlgorithm, string>> = {
+  MD5: "md5",
+  "SHA-1": "sha1",
+  "SHA-224": "sha224",
+  "SHA-256": "sha256",
+  "SHA-384": "sha384",
+  "SHA-512": "sha512",
+  "SHA-512/256": "sha512-256",
+  "SHA3-224": "sha3-224",
+  "SHA3-256": "sha3-256",
+  "SHA3-384": "sha3-384",
+  "SHA3-512": "sha3-512",
+  "RIPEMD-160": "ripemd160",
+  "BLAKE2b-512": "blake2b512",
+  "BLAKE2s-256": "blake2s256",
+  SHAKE128: "shake128",
+  SHAKE256: "shake256",
+};
+
+function opensslDigest(name: string, file: string, xoflen?: number): string {
+  const args = ["dgst", `-${name}`, "-r", ...(xoflen ? ["-xoflen", String(xoflen)] : []), file];
+  return o.run(args).toString("utf8").split(" ")[0] ?? "";
+}
+
+// A pattern that crosses chunk boundaries unevenly (3 MiB + 12345 bytes; chunks of 1 MiB below).
+const BIG = new Uint8Array(3 * 1024 * 1024 + 12345).map((_, i) => (i * 31 + (i >> 8)) & 255);
+const SMALL = utf8ToBytes("Abacus ✓ digest interop\n");
+
+describe("digests agree with openssl dgst", () => {
+  const big = o.write("big.bin", BIG);
+  const small = o.write("small.bin", SMALL);
+  for (const alg of DIGEST_ALGORITHMS) {
+    const name = OPENSSL[alg];
+    if (!name) continue;
+    it(`${alg}: one-shot, streamed (Blob and bytes)`, async () => {
+      expect(bytesToHex(await digest(alg, SMALL))).toBe(opensslDigest(name, small));
+      const expected = opensslDigest(name, big);
+      const chunkSize = 1024 * 1024;
+      expect(bytesToHex(await digestStream(alg, new Blob([BIG]), { chunkSize }))).toBe(expected);
+      expect(bytesToHex(await digestStream(alg, BIG, { chunkSize }))).toBe(expected);
+      expect(bytesToHex(await digest(alg, BIG))).toBe(expected);
+    });
+  }
+
+  it("SHAKE with a chosen output length matches -xoflen", async () => {
+    expect(bytesToHex(await digest("SHAKE128", SMALL, { length: 64 }))).toBe(
+      opensslDigest("shake128", small, 64),
+    );
+    expect(
+      bytesToHex(await digestStream("SHAKE256", new Blob([new Uint8Array(SMALL)]), { length: 100 })),
+    ).toBe(opensslDigest("shake256", small, 100));
+  });
+});
+
+describe("BLAKE3 (official test vectors, BLAKE3-team/BLAKE3 test_vectors.json and the README)", () => {
+  it("hashes the empty input and 'abc'", async () => {
+    expect(bytesToHex(await digest("BLAKE3", new Uint8Array(0)))).toBe(
+      "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262",
+    );
+    expect(bytesToHex(await digestStream("BLAKE3", new Blob([new Uint8Array(utf8ToBytes("abc"))])))).toBe(
+      "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85",
+    );
+  });
+
+  it("the WebAssembly stream and the JavaScript one-shot agree over many chunks and output lengths", async () => {
+    for (const length of [1, 32, 64, 131]) {
+      const a = await digest("BLAKE3", BIG, { length });
+      const b = await digestStream("BLAKE3", new Blob([BIG]), { length, chunkSize: 1000003 });
+      expect(bytesToHex(b)).toBe(bytesToHex(a));
+      expect(a.length).toBe(length);
+    }
+  });
+});
+
+describe("digest input checks", () => {
+  it("refuses an output length for fixed-length hashes and out-of-range XOF lengths", async () => {
+    await expect(digest("SHA-256", SMALL, { length: 16 })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+    });
+    await expect(digest("SHAKE256", SMALL, { length: 0 })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+    });
+    await expect(digestStream("BLAKE3", SMALL, { length: 5000 })).rejects.toMatchObject({
+      code: "INVALID_PARAMETER",
+    });
+  });
+
+  it("stops with ABORTED when cancelled", async () => {
+    const controller = new AbortController();
+    const run = digestStream("SHA3-256", new Blob([BIG]), {
+      chunkSize: 65536,
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done >= 65536 * 2) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: "ABORTED" });
+  });
+});

@@ -1,0 +1,147 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { OpenSslDir } from "../../../tests/support/openssl";
+import { loadPrivateKey, loadPublicKey } from "./keyio";
+import { parsePem } from "./pem";
+import { parseCertificate } from "./x509";
+import { createCsr, createSelfSignedCertificate, verifyChain, verifyCsrSignature } from "./x509-create";
+
+const o = new OpenSslDir();
+afterAll(() => o.cleanup());
+
+const KEYS = {
+  rsa: ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
+  ec: ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
+  ed25519: ["-algorithm", "ED25519"],
+} as const;
+const pems = Object.fromEntries(
+  Object.entries(KEYS).map(([k, args]) => [k, o.run(["genpkey", ...args]).toString()]),
+) as Record<keyof typeof KEYS, string>;
+for (const [k, pem] of Object.entries(pems)) o.write(`${k}.pem`, pem);
+
+const der = (pem: string) => parsePem(pem).der;
+
+describe("requests and self-signed certificates made here open in openssl", () => {
+  for (const kind of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+    it(`${kind}: openssl req -verify accepts the CSR; openssl verify accepts the certificate`, async () => {
+      const key = await loadPrivateKey(pems[kind]);
+      const csr = await createCsr(key, {
+        subject: "/CN=made.example/O=Abacus Ltd/C=GB",
+        subjectAltNames: "made.example, DNS:www.made.example, IP:192.0.2.9, IP:2001:db8::1",
+      });
+      o.write("r.csr", csr.pem);
+      const text = o.run(["req", "-in", "r.csr", "-verify", "-noout", "-subject"]).toString();
+      expect(text).toContain("subject=CN = made.example, O = Abacus Ltd, C = GB");
+      const sans = o.run(["req", "-in", "r.csr", "-noout", "-text"]).toString();
+      expect(sans).toContain(
+        "DNS:made.example, DNS:www.made.example, IP Address:192.0.2.9, IP Address:2001:DB8:0:0:0:0:0:1",
+      );
+
+      const cert = await createSelfSignedCertificate(key, {
+        subject: "CN=self.example, O=Abacus",
+        subjectAltNames: "self.example",
+        days: 30,
+      });
+      o.write("c.pem", cert.pem);
+      expect(o.run(["verify", "-CAfile", "c.pem", "c.pem"]).toString()).toContain("c.pem: OK");
+      const x = o
+        .run(["x509", "-in", "c.pem", "-noout", "-subject", "-ext", "subjectAltName,basicConstraints"])
+        .toString();
+      expect(x).toContain("subject=CN = self.example, O = Abacus");
+      expect(x).toContain("DNS:self.example");
+      expect(x).toContain("CA:TRUE");
+      const info = await parseCertificate(cert.der);
+      const days = (Date.parse(info.notAfter) - Date.parse(info.notBefore)) / 86_400_000;
+      expect(days).toBe(30);
+      expect((await verifyChain([cert.der], new Date())).valid).toBe(true);
+    });
+  }
+});
+
+describe("what openssl makes is checked here", () => {
+  it("a CSR's signature, and a tampered one", async () => {
+    const csrPem = o.run(["req", "-new", "-key", "ec.pem", "-subj", "/CN=theirs.example"]).toString();
+    const csr = der(csrPem);
+    const pub = await loadPublicKey(csrPem);
+    expect(await verifyCsrSignature(csr, pub)).toBe(true);
+    const bad = new Uint8Array(csr);
+    bad[30] = (bad[30] ?? 0) ^ 1;
+    expect(await verifyCsrSignature(bad, pub).catch(() => false)).toBe(false);
+  });
+
+  it("a root → intermediate → leaf chain; order, anchors, expiry and a wrong issuer", async () => {
+    o.run(["req", "-x509", "-key", "rsa.pem", "-subj", "/CN=Test Root", "-days", "3650", "-out", "root.pem"]);
+    o.write("ca.ext", "basicConstraints=critical,CA:TRUE\n");
+    o.run(["req", "-new", "-key", "ec.pem", "-subj", "/CN=Test Intermediate", "-out", "int.csr"]);
+    o.run([
+      "x509",
+      "-req",
+      "-in",
+      "int.csr",
+      "-CA",
+      "root.pem",
+      "-CAkey",
+      "rsa.pem",
+      "-CAcreateserial",
+      "-days",
+      "1000",
+      "-extfile",
+      "ca.ext",
+      "-out",
+      "int.pem",
+    ]);
+    o.run(["req", "-new", "-key", "ed25519.pem", "-subj", "/CN=leaf.example", "-out", "leaf.csr"]);
+    o.run([
+      "x509",
+      "-req",
+      "-in",
+      "leaf.csr",
+      "-CA",
+      "int.pem",
+      "-CAkey",
+      "ec.pem",
+      "-CAcreateserial",
+      "-days",
+      "90",
+      "-out",
+      "leaf.pem",
+    ]);
+    expect(
+      o.run(["verify", "-CAfile", "root.pem", "-untrusted", "int.pem", "leaf.pem"]).toString(),
+    ).toContain("OK");
+    const [root, int, leaf] = ["root.pem", "int.pem", "leaf.pem"].map((f) => der(o.readText(f)));
+    if (!root || !int || !leaf) throw new Error("missing");
+    const now = new Date();
+
+    const full = await verifyChain([leaf, int, root], now);
+    expect(full.problems).toEqual([]);
+    expect(full.valid).toBe(true);
+    expect(full.links.map((l) => l.signatureValid)).toEqual([true, true, true]);
+    expect(full.links[2]?.selfSigned).toBe(true);
+
+    // Without the root in the chain, the root as a trusted anchor.
+    expect((await verifyChain([leaf, int], now, [root])).valid).toBe(true);
+    // Without it anywhere: not trusted.
+    const open = await verifyChain([leaf, int], now);
+    expect(open.valid).toBe(false);
+    expect(open.problems.join(" ")).toMatch(/issuer \(CN=Test Root\) is not in the chain/);
+
+    // Out of order: the leaf's next certificate is not its issuer.
+    const swapped = await verifyChain([leaf, root, int], now);
+    expect(swapped.valid).toBe(false);
+    expect(swapped.problems[0]).toMatch(/not its issuer/);
+
+    // In 100 days the leaf has expired; before today it was not yet valid.
+    const later = await verifyChain([leaf, int, root], new Date(now.getTime() + 100 * 86_400_000));
+    expect(later.links[0]?.status).toBe("expired");
+    expect(later.valid).toBe(false);
+    const earlier = await verifyChain([leaf, int, root], new Date(now.getTime() - 2 * 86_400_000));
+    expect(earlier.links[0]?.status).toBe("not yet valid");
+
+    // A leaf whose signature was altered.
+    const bad = new Uint8Array(leaf);
+    bad[bad.length - 5] = (bad[bad.length - 5] ?? 0) ^ 1;
+    const tampered = await verifyChain([bad, int, root], now);
+    expect(tampered.links[0]?.signatureValid).toBe(false);
+    expect(tampered.problems[0]).toMatch(/signature does not verify/);
+  });
+});
