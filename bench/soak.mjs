@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import {
@@ -222,8 +223,11 @@ async function waitForNewSnapshot(before) {
   throw new Error("no heap snapshot was written");
 }
 
-main().catch(async (error) => {
-  console.error(error);
-  await stopAll();
-  process.exit(1);
-});
+// Run only as a script: importing this file (e.g. for its exports) starts nothing.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch(async (error) => {
+    console.error(error);
+    await stopAll();
+    process.exit(1);
+  });
+}
