@@ -44,6 +44,8 @@ const { values: args } = parseArgs({
     "cpu-prof": { type: "string" },
     "api-key": { type: "string" },
     json: { type: "string" },
+    // Extra flags for the Abacus server's node, for experiments (e.g. --node-arg=--max-semi-space-size=8).
+    "node-arg": { type: "string", multiple: true, default: [] },
   },
 });
 const duration = Number(args.duration);
@@ -158,7 +160,7 @@ async function main() {
   const abacus = startAbacus({
     port: abacusPort,
     distDir: args.dist,
-    nodeArgs: cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : [],
+    nodeArgs: [...args["node-arg"], ...(cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${cpuProf}`] : [])],
     logFile: path.join(runDir, "abacus.log"),
   });
   const blankUrl = `http://127.0.0.1:${blankPort}`;

@@ -15,6 +15,16 @@ export const NEXT_VERSION = JSON.parse(
   readFileSync(path.join(ROOT, "node_modules/next/package.json"), "utf8"),
 ).version;
 
+/**
+ * The flags `npm start` gives the server's node (package.json's start script ends with
+ * `node [FLAGS] server.mjs`), so every script here starts Abacus exactly the README's way.
+ */
+export const START_NODE_FLAGS = (() => {
+  const { start } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts;
+  const match = start.match(/\snode((?:\s+--\S+)*)\s+server\.mjs/);
+  return match ? match[1].trim().split(/\s+/).filter(Boolean) : [];
+})();
+
 export const log = (message) => console.error(`\x1b[2m[bench]\x1b[0m ${message}`);
 
 /** A free TCP port on loopback. */
@@ -147,7 +157,7 @@ export function startAbacus({
   return start(
     name,
     process.execPath,
-    ["scripts/run-with-db.mjs", ...flags, process.execPath, ...nodeArgs, "server.mjs"],
+    ["scripts/run-with-db.mjs", ...flags, process.execPath, ...START_NODE_FLAGS, ...nodeArgs, "server.mjs"],
     {
       env: { PORT: String(port), HOST: "127.0.0.1", NEXT_DIST_DIR: distDir, NODE_ENV: "production", ...env },
       logFile,

@@ -125,7 +125,6 @@ async function main() {
   rmSync(tmp, { recursive: true, force: true });
   const port = await freePort();
   const env = Object.fromEntries(args.env.map((pair) => pair.split("=")));
-  const spawnedAt = Date.now();
   const abacus = startAbacus({
     port,
     distDir: args.dist,
@@ -139,7 +138,7 @@ async function main() {
   if (args.body) headers["content-type"] = "application/json";
   const options = { url: `${base}${target}`, method: args.method, body: args.body, headers };
   await autocannon({ ...options, connections: 5, duration: 3 });
-  const loadFrom = Date.now() - spawnedAt;
+  const loadStartedAt = Date.now();
   log(`loading ${args.method} ${target} for ${args.duration} s`);
   const result = await autocannon({
     ...options,
@@ -147,6 +146,7 @@ async function main() {
     duration: Number(args.duration),
   });
   await stop(abacus);
+  const stoppedAt = Date.now();
   await stopAll();
   const files = readdirSync(tmp).filter((f) => f.endsWith(".cpuprofile"));
   // The server is the process whose profile is the largest (run-with-db.mjs is not profiled).
@@ -162,8 +162,10 @@ async function main() {
     `${args.method} ${target}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
       `${JSON.stringify(Object.fromEntries(Object.entries(result.statusCodeStats).map(([c, s]) => [c, s.count])))}`,
   );
-  // Skip start-up and warm-up: the profile starts with the process.
-  console.log(summarize(profile, loadFrom * 1000, Number(args.top)));
+  // Keep only the load (and the short stop after it): the profile starts with the server process,
+  // well after this script started PostgreSQL, so count back from the profile's end.
+  const length = profile.endTime - profile.startTime;
+  console.log(summarize(profile, length - (stoppedAt - loadStartedAt) * 1000, Number(args.top)));
   log(`profile: ${path.relative(ROOT, path.join(dir, name))}`);
 }
 

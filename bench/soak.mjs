@@ -8,7 +8,16 @@
 // TRUST_PROXY=1 so that every request can come from a different client address (X-Forwarded-For),
 // as on a public instance: per-client state (rate limits) is exercised too. Verdict: RSS must stay
 // under 350 MB and must not grow over the last half of the run. Results in bench/results/.
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
@@ -32,6 +41,8 @@ const { values: args } = parseArgs({
     dist: { type: "string", default: ".next" },
     "no-snapshot": { type: "boolean", default: false },
     "limit-mb": { type: "string", default: "350" },
+    // Extra flags for the server's node (e.g. --node-arg=--max-semi-space-size=8), for experiments.
+    "node-arg": { type: "string", multiple: true, default: [] },
   },
 });
 const minutes = Number(args.minutes);
@@ -62,6 +73,40 @@ function serverPid(parentPid) {
     if (cmd.includes("server.mjs")) return Number(pid);
   }
   throw new Error("server.mjs process not found");
+}
+
+/**
+ * Where the RSS is, from /proc/PID/smaps: the V8 heap and other anonymous mappings, glibc's malloc
+ * arenas (the main heap and the 64 MB-aligned arenas of other threads), and mapped files (code).
+ */
+function rssBreakdown(pid) {
+  const text = readFileSync(`/proc/${pid}/smaps`, "utf8");
+  const parts = {
+    "malloc main heap": 0,
+    "anonymous mappings (V8 heap, malloc arenas, buffers)": 0,
+    "mapped files (code, data)": 0,
+  };
+  let kind = null;
+  for (const line of text.split("\n")) {
+    const header = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+    if (header) {
+      const name = header[1].trim();
+      kind =
+        name === "[heap]"
+          ? "malloc main heap"
+          : name === "" || name.startsWith("[anon")
+            ? "anonymous mappings (V8 heap, malloc arenas, buffers)"
+            : name.startsWith("[")
+              ? null
+              : "mapped files (code, data)";
+      continue;
+    }
+    const rss = line.match(/^Rss:\s+(\d+) kB/);
+    if (rss && kind) parts[kind] += Number(rss[1]) / 1024;
+  }
+  return Object.entries(parts)
+    .map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`)
+    .join(", ");
 }
 
 function rssMb(pid) {
@@ -126,7 +171,7 @@ async function main() {
     dataDir: ".test-data/soak",
     distDir: args.dist,
     env: { TRUST_PROXY: "1" },
-    nodeArgs: ["--heapsnapshot-signal=SIGUSR2"],
+    nodeArgs: ["--heapsnapshot-signal=SIGUSR2", ...args["node-arg"]],
     logFile: path.join(ROOT, "bench/results/soak-abacus.log"),
     name: "abacus",
   });
@@ -163,6 +208,7 @@ async function main() {
   clearInterval(timer);
   samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(pid) });
 
+  const breakdown = rssBreakdown(pid);
   let heap = "";
   if (!args["no-snapshot"]) {
     // Written by the server itself into its working directory (the repository root).
@@ -187,6 +233,7 @@ async function main() {
       .filter((s) => s.t % 60 < 10)
       .map((s) => s.rss.toFixed(0))
       .join(" ")}`,
+    `RSS at the end: ${breakdown}`,
     `Verdict: max RSS ${maxRss <= limitMb ? "under" : "OVER"} ${limitMb} MB; ${Math.abs(growth) < 1 ? "levels off" : growth > 0 ? "STILL GROWING" : "shrinking"} in the last half`,
     "",
     heap,
@@ -202,18 +249,24 @@ function listSnapshots() {
   return readdirSync(ROOT).filter((f) => f.endsWith(".heapsnapshot"));
 }
 
+function snapshotComplete(file) {
+  const size = statSync(file).size;
+  if (size < 2) return false;
+  const fd = openSync(file, "r");
+  const tail = Buffer.alloc(Math.min(64, size));
+  readSync(fd, tail, 0, tail.length, size - tail.length);
+  closeSync(fd);
+  return /\]\s*\}\s*$/.test(tail.toString("utf8"));
+}
+
 async function waitForNewSnapshot(before) {
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     const fresh = listSnapshots().filter((f) => !before.has(f));
     if (fresh.length) {
       const file = path.join(ROOT, fresh[0]);
-      // Written when its size stops changing.
-      let size = -1;
-      while (size !== statSync(file).size) {
-        size = statSync(file).size;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-      }
+      // Complete when it ends its JSON (the last array of strings and the object).
+      while (!snapshotComplete(file)) await new Promise((resolve) => setTimeout(resolve, 1000));
       const target = path.join(ROOT, "bench/results", fresh[0]);
       renameSync(file, target);
       return target;
