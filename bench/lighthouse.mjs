@@ -81,14 +81,21 @@ async function main() {
     await fetch(`${base}${page}`).then((r) => r.arrayBuffer());
     const runs = [];
     for (let i = 0; i < Number(args.runs); i++) {
-      const result = await lighthouse(`${base}${page}`, {
-        port: debugPort,
-        output: "html",
-        logLevel: "error",
-        onlyCategories: Object.keys(TARGETS),
-      });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
-      runs.push(result);
+      // A trace can come back unusable on a busy machine (e.g. NO_NAVSTART): try such a run again.
+      for (let attempt = 1; ; attempt++) {
+        const result = await lighthouse(`${base}${page}`, {
+          port: debugPort,
+          output: "html",
+          logLevel: "error",
+          onlyCategories: Object.keys(TARGETS),
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+        if (!result.lhr.runtimeError || attempt === 3) {
+          runs.push(result);
+          break;
+        }
+        log(`${page}: ${result.lhr.runtimeError.code}, running again`);
+      }
     }
     runs.sort((x, y) => x.lhr.categories.performance.score - y.lhr.categories.performance.score);
     const { lhr, report } = runs[Math.floor(runs.length / 2)];
