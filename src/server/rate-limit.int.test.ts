@@ -33,7 +33,9 @@ describe("the in-memory pre-check in front of PostgreSQL", () => {
     const again = await limitRequest(noDatabase, rule, "client-a");
     expect(again).toMatchObject({ allowed: false });
     const retry = again.allowed ? 0 : again.retryAfterSeconds;
-    expect(retry).toBeGreaterThanOrEqual(1);
+    // Retry-After still tells when the window frees a slot (about a minute here), not when this
+    // instance will next ask the database.
+    expect(retry).toBeGreaterThan(30);
     expect(retry).toBeLessThanOrEqual(60);
     // Inside a caller's transaction too.
     expect((await t.db.transaction((tx) => consumeRateLimit(tx, rule, "client-a"))).allowed).toBe(false);

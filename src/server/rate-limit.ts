@@ -13,14 +13,25 @@ export type RateLimitDecision =
 // ---- The per-instance pre-check -----------------------------------------------------------------
 // When PostgreSQL refuses a subject, it stays over the limit at least until the oldest event in its
 // window expires: events leave the window only by expiring, and other instances can only add more.
-// Until then this instance refuses the subject from memory, without a database round trip. The
-// database stays the source of truth for everything allowed: the pre-check only repeats refusals,
-// and it ends early rather than late (its deadline is measured from before the database looked).
+// Until then (for at most 10 s at a time) this instance refuses the subject from memory, without a
+// database round trip. The database stays the source of truth for everything allowed: the pre-check
+// only repeats refusals, and it ends early rather than late (its deadline is measured from before
+// the database looked).
 
-/** Deadlines (performance.now() milliseconds) until which a rule's subject is known to be refused. */
-const refusedUntil = new Map<string, number>();
+/**
+ * Per rule and subject (performance.now() milliseconds): until when a refusal is repeated from memory,
+ * and when the subject's oldest counted request leaves the window (for Retry-After).
+ */
+type Refusal = { recheckAt: number; retryAt: number };
+const refusedUntil = new Map<string, Refusal>();
 /** Bounded: a flood of distinct subjects can cost memory only up to this many entries. */
 const MAX_REMEMBERED = 10_000;
+/**
+ * A refusal is repeated from memory for at most this long, then PostgreSQL is asked again: a limit
+ * reset in the database (events deleted by an operator or a test) is honoured within 10 s, and a
+ * client hammering past its limit still costs one query per 10 s instead of one per request.
+ */
+const MAX_REMEMBER_MS = 10_000;
 
 const keyOf = (rule: RateLimitRule, subject: string) =>
   `${rule.bucket}:${rule.limit}:${rule.windowSeconds}:${subject}`;
@@ -31,28 +42,28 @@ const keyOf = (rule: RateLimitRule, subject: string) =>
  */
 export function knownRefusal(rule: RateLimitRule, subject: string): RateLimitDecision | null {
   const key = keyOf(rule, subject);
-  const until = refusedUntil.get(key);
-  if (until === undefined) return null;
-  const left = until - performance.now();
-  if (left <= 0) {
+  const refusal = refusedUntil.get(key);
+  if (refusal === undefined) return null;
+  const now = performance.now();
+  if (refusal.recheckAt <= now) {
     refusedUntil.delete(key);
     return null;
   }
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((refusal.retryAt - now) / 1000)) };
 }
 
-function rememberRefusal(key: string, until: number) {
+function rememberRefusal(key: string, refusal: Refusal) {
   refusedUntil.delete(key);
   if (refusedUntil.size >= MAX_REMEMBERED) {
     const now = performance.now();
-    for (const [k, deadline] of refusedUntil) if (deadline <= now) refusedUntil.delete(k);
+    for (const [k, known] of refusedUntil) if (known.recheckAt <= now) refusedUntil.delete(k);
     // Still full: forget the oldest entries (those subjects are simply checked in the database again).
     for (const k of refusedUntil.keys()) {
       if (refusedUntil.size < MAX_REMEMBERED) break;
       refusedUntil.delete(k);
     }
   }
-  refusedUntil.set(key, until);
+  refusedUntil.set(key, refusal);
 }
 
 /** Forgets every remembered refusal (tests). */
@@ -93,7 +104,12 @@ export async function consumeRateLimit(
   const count = row?.count ?? 0;
   if (count >= rule.limit) {
     const retryAfterMs = Math.max(0, row?.retryAfterMs ?? 0);
-    if (retryAfterMs > 0) rememberRefusal(keyOf(rule, subject), startedAt + retryAfterMs);
+    if (retryAfterMs > 0) {
+      rememberRefusal(keyOf(rule, subject), {
+        recheckAt: startedAt + Math.min(retryAfterMs, MAX_REMEMBER_MS),
+        retryAt: startedAt + retryAfterMs,
+      });
+    }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
   await tx.insert(rateLimitEvents).values({ bucket: rule.bucket, subject });
