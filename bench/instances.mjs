@@ -195,7 +195,7 @@ async function main() {
       .join("; ");
     const other = signIn.via === "A" ? "B" : "A";
     const me = await callOn(other, "/api/me", { headers: { cookie } });
-    const email = me.status === 200 ? JSON.parse(me.text)?.email : undefined;
+    const email = me.status === 200 ? JSON.parse(me.text)?.user?.email : undefined;
     const signOut = await callOn(other, "/api/auth/sign-out", {
       method: "POST",
       headers: { ...origin, cookie },
