@@ -9,7 +9,7 @@
 // Starts Abacus the README's way on loopback with --cpu-prof, warms it up, loads PATH with
 // autocannon, stops the server (the profile is written on exit) and prints the summary. The
 // .cpuprofile file is kept in bench/results/profiles/ (open it in Chrome DevTools > Performance).
-import { readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -145,9 +145,24 @@ async function main() {
     connections: Number(args.connections),
     duration: Number(args.duration),
   });
-  await stop(abacus);
+  // The profile is written as the server exits: give it time on a busy machine.
+  await stop(abacus, 60_000);
   const stoppedAt = Date.now();
   await stopAll();
+  // The server writes its profile as it exits, possibly after its parent has gone: wait for a
+  // complete main-thread profile (".0.001" is the main thread's sequence number).
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const main = existsSync(tmp) && readdirSync(tmp).find((f) => f.endsWith(".0.001.cpuprofile"));
+    if (main) {
+      try {
+        JSON.parse(readFileSync(path.join(tmp, main), "utf8"));
+        break;
+      } catch {}
+    }
+    if (Date.now() > deadline) throw new Error("no CPU profile was written");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   const files = readdirSync(tmp).filter((f) => f.endsWith(".cpuprofile"));
   // The server is the process whose profile is the largest (run-with-db.mjs is not profiled).
   const file = files
