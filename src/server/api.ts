@@ -5,7 +5,7 @@ import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
 import { shortErrorLine } from "./db/errors";
 import { isOutage } from "./health";
-import { consumeRateLimit } from "./rate-limit";
+import { limitRequest } from "./rate-limit";
 import { BodyTooLarge, readBodyCapped } from "./read-body";
 
 /** `{ "error": { "code", "message", ... } }` with the given status: the API's one error shape. */
@@ -24,8 +24,10 @@ export const ANONYMOUS_API_LIMIT = { limit: 60, windowSeconds: 60 };
  */
 export async function limitAnonymousApi(request: Request): Promise<Response | null> {
   const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
-  const decision = await getDb().transaction((tx) =>
-    consumeRateLimit(tx, { bucket: "api-anonymous", ...ANONYMOUS_API_LIMIT }, hashClient(address)),
+  const decision = await limitRequest(
+    getDb(),
+    { bucket: "api-anonymous", ...ANONYMOUS_API_LIMIT },
+    hashClient(address),
   );
   if (decision.allowed) return null;
   const response = apiError(

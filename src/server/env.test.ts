@@ -48,6 +48,7 @@ describe("error reporting variables", () => {
     expect(parseEnv(valid).SENTRY_DSN).toBeUndefined();
     expect(parseEnv(valid)).toMatchObject({
       SENTRY_TRACES_SAMPLE_RATE: 0.1,
+      SENTRY_SERVER_TRACES_SAMPLE_RATE: 0,
       SENTRY_REPLAYS_SESSION_SAMPLE_RATE: 0,
       SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: 1,
     });

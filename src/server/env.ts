@@ -124,6 +124,8 @@ const schema = z
         .optional(),
     ),
     SENTRY_TRACES_SAMPLE_RATE: sampleRate(0.1),
+    // Server-side request tracing costs every request (Next.js's own spans become real), traced or not.
+    SENTRY_SERVER_TRACES_SAMPLE_RATE: sampleRate(0),
     SENTRY_REPLAYS_SESSION_SAMPLE_RATE: sampleRate(0),
     SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
   })

@@ -5,13 +5,15 @@ import type { RateTable } from "@/core/money/fx";
 import type { ParsedRates, RateIssue, RatesSource } from "@/core/money/rates";
 import { type AuditActor, writeAudit } from "./audit";
 import type { Db } from "./db/client";
-import { fxRateHistory, fxRates } from "./db/schema";
+import { fxRateHistory, fxRates, fxRatesVersion } from "./db/schema";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
- * The instance's FX table (base EUR), rates as exact decimal strings. `numeric::text` keeps every
- * digit PostgreSQL stored; nothing passes through a binary float.
+ * The instance's FX table (base EUR), rates as exact decimal strings, read from the database now.
+ * `numeric::text` keeps every digit PostgreSQL stored; nothing passes through a binary float.
  */
-export async function loadRateTable(db: Db): Promise<RateTable> {
+export async function readRateTable(db: Db | Tx): Promise<RateTable> {
   const rows = await db
     .select({
       currency: fxRates.currency,
@@ -29,6 +31,52 @@ export async function loadRateTable(db: Db): Promise<RateTable> {
   return { base: "EUR", date, rates };
 }
 
+/** The FX table's version: 0 until rates are first changed after the migration that seeded them. */
+async function readVersion(db: Db): Promise<number> {
+  const [row] = await db.select({ version: fxRatesVersion.version }).from(fxRatesVersion).limit(1);
+  return row?.version ?? 0;
+}
+
+/**
+ * Records that the FX rates changed (import or edit): every instance reloads its cached table on its
+ * next use. Call it in the same transaction as the change (`ratesChanged(tx)`), so the new rates and
+ * the new version become visible together; called after the change's commit, it works too, but
+ * between the commit and this call other instances still answer with the old rates.
+ */
+export async function ratesChanged(db: Db | Tx): Promise<void> {
+  await db
+    .insert(fxRatesVersion)
+    .values({ id: 1, version: 1 })
+    .onConflictDoUpdate({
+      target: fxRatesVersion.id,
+      set: { version: sql`${fxRatesVersion.version} + 1`, changedAt: sql`now()` },
+    });
+}
+
+type Cached = { version: number; table: Promise<RateTable> };
+// Per database handle (tests use one database each), so a handle's cache never answers for another.
+const cache = new WeakMap<Db, Cached>();
+
+/**
+ * The FX table, cached per instance and checked against the database's version on every call (one
+ * primary-key read instead of the whole table). The same version returns the same object, so callers
+ * can memoize what they derive from it (e.g. in a WeakMap keyed by the table). The version is read
+ * before the table: a change that lands in between makes the next call reload, never keeps old rates.
+ */
+export async function loadRateTable(db: Db): Promise<RateTable> {
+  const version = await readVersion(db);
+  const hit = cache.get(db);
+  if (hit && hit.version === version) return hit.table;
+  const table = readRateTable(db);
+  const entry = { version, table };
+  cache.set(db, entry);
+  // A failed read is not kept: the next call tries again.
+  table.catch(() => {
+    if (cache.get(db) === entry) cache.delete(db);
+  });
+  return table;
+}
+
 /**
  * The FX table for a page that must render without it (calculator, pricing): null when there are
  * no rates yet or the database cannot be read; the page then says conversion is unavailable.
@@ -41,22 +89,6 @@ export async function loadRatesOrNull(db: Db): Promise<RateTable | null> {
     console.error("Could not load the FX rates", err);
     return null;
   }
-}
-
-const listeners = new Set<() => void>();
-
-/**
- * Called after every change to the rates (an edit or an import), once the change is committed.
- * Anything that caches what rates produce (converted prices, say) registers here to be cleared.
- */
-export function ratesChanged(): void {
-  for (const listener of listeners) listener();
-}
-
-/** Registers a function to run on `ratesChanged()`; returns its removal. */
-export function onRatesChanged(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
 }
 
 /** The current rates with their dates, by currency. */
@@ -187,7 +219,7 @@ export async function previewRates(db: Pick<Db, "select">, parsed: ParsedRates):
 
 /**
  * Applies a parsed file with no row issues: every dated rate into the history, and the newest ones
- * into the current table (see `previewRates`). One transaction, one audit row; then `ratesChanged`.
+ * into the current table (see `previewRates`). One transaction, one audit row and `ratesChanged`, in one transaction.
  */
 export async function applyRates(db: Db, actor: AuditActor, parsed: ParsedRates): Promise<RatePreview> {
   if (parsed.issues.length > 0) throw new Error("A file with row issues cannot be applied");
@@ -231,9 +263,9 @@ export async function applyRates(db: Db, actor: AuditActor, parsed: ParsedRates)
         history: { added: result.added, changed: result.changed, unchanged: result.unchanged },
       },
     });
+    await ratesChanged(tx); // with the change, so every instance sees both together
     return result;
   });
-  ratesChanged();
   return preview;
 }
 
@@ -277,8 +309,8 @@ export async function setRate(
       before: now ? { rate: now.rate, date: now.date } : null,
       after: { rate: input.rate, date: input.date },
     });
+    await ratesChanged(tx);
     return { before: now?.rate ?? null, after: input.rate };
   });
-  ratesChanged();
   return result;
 }

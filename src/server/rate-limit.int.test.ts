@@ -4,6 +4,7 @@ import { createTestDatabase } from "../../tests/support/db";
 import { rateLimitEvents } from "./db/schema";
 import {
   consumeRateLimit,
+  forgetRefusals,
   pruneRateLimitEvents,
   RATE_LIMIT_PRUNE_EVERY,
   RATE_LIMIT_RETENTION_SECONDS,
@@ -18,6 +19,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.db.delete(rateLimitEvents);
+  forgetRefusals(); // refusals remembered in memory belong to the events just deleted
 });
 
 const rule = { bucket: "test", limit: 10, windowSeconds: 60 };

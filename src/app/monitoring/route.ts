@@ -2,7 +2,7 @@ import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
 import { getMonitoringConfig } from "@/server/monitoring";
 import { handleTunnel } from "@/server/monitoring/tunnel";
-import { consumeRateLimit } from "@/server/rate-limit";
+import { limitRequest } from "@/server/rate-limit";
 
 // The same-origin tunnel of the browser SDK (`/monitoring?o=…&p=…[&r=…]`); the logic lives in
 // server/monitoring/tunnel.ts. Only POST is exported, so Next.js answers 405 to anything else.
@@ -19,7 +19,7 @@ export async function POST(request: Request) {
     // Every stored item counts against the client's limit, not each envelope once.
     allowStore: async (rows) => {
       const subject = await clientSubject();
-      const decision = await db.transaction((tx) => consumeRateLimit(tx, REPORTS_PER_CLIENT, subject, rows));
+      const decision = await limitRequest(db, REPORTS_PER_CLIENT, subject, rows);
       return decision.allowed;
     },
   });

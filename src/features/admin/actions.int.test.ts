@@ -51,10 +51,12 @@ vi.mock("@/server/auth", () => ({ getAuth: () => h.auth }));
 
 const { createAuth } = await import("@/server/auth/auth");
 const actions = await import("./actions");
-const { auditLog, contactMessages, fxRateHistory, fxRates, session, user } = await import(
+const { auditLog, contactMessages, fxRateHistory, fxRates, fxRatesVersion, session, user } = await import(
   "@/server/db/schema"
 );
-const { loadRateTable, onRatesChanged } = await import("@/server/fx");
+const { loadRateTable } = await import("@/server/fx");
+/** The FX table's version, which `ratesChanged` bumps so every instance reloads its cached rates. */
+const ratesVersion = async () => (await t.db.select().from(fxRatesVersion))[0]?.version ?? 0;
 const { requireAdmin } = await import("@/server/authz");
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -468,8 +470,7 @@ describe("impersonation", () => {
 describe("FX rates", () => {
   it("previews an ECB file without changing anything, then applies it, audited, telling ratesChanged", async () => {
     as("root");
-    let told = 0;
-    const off = onRatesChanged(() => told++);
+    const versionBefore = await ratesVersion();
     const text = ecbWith("2026-11-21", "1.2001");
     const preview = await actions.previewRatesAction({ kind: "ecb-xml", text, date: "" });
     expect(preview).toMatchObject({ ok: true, data: { dates: ["2026-11-21"], added: 29, issues: [] } });
@@ -482,13 +483,13 @@ describe("FX rates", () => {
       date: "2026-11-21",
     });
     expect((await loadRateTable(t.db)).rates.USD).toBe("1.1582");
-    expect(told).toBe(0);
+    expect(await ratesVersion()).toBe(versionBefore);
 
     expect(await actions.applyRatesAction({ kind: "ecb-xml", text, date: "" })).toMatchObject({ ok: true });
     const table = await loadRateTable(t.db);
     expect(table).toMatchObject({ date: "2026-11-21" });
     expect(table.rates.USD).toBe("1.2001");
-    expect(told).toBe(1);
+    expect(await ratesVersion()).toBe(versionBefore + 1);
     const [row] = await audits("fx.import");
     expect(row).toMatchObject({ targetLabel: "ECB XML: 2026-11-21" });
     expect(row?.before).toMatchObject({ USD: "1.1582" });
@@ -496,7 +497,6 @@ describe("FX rates", () => {
     // Applying the same file again changes no current rate.
     const again = await actions.previewRatesAction({ kind: "ecb-xml", text, date: "" });
     expect(again).toMatchObject({ ok: true, data: { current: [], added: 0, unchanged: 29 } });
-    off();
   });
 
   it("an older file fills the history but leaves newer current rates alone", async () => {

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { contactMessages, rateLimitEvents } from "@/server/db/schema";
+import { forgetRefusals } from "@/server/rate-limit";
 import { createTestDatabase } from "../../../tests/support/db";
 import { submitContactMessage } from "./service";
 
@@ -14,6 +15,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.db.delete(contactMessages);
   await t.db.delete(rateLimitEvents);
+  // The instance's memory of refused clients goes with the events it was learned from.
+  forgetRefusals();
 });
 
 const valid = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pageViews, rateLimitEvents } from "@/server/db/schema";
+import { forgetRefusals } from "@/server/rate-limit";
 import { createTestDatabase } from "../../../tests/support/db";
 import { countedPath, recordPageView } from "./page-views";
 
@@ -13,6 +14,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.db.delete(pageViews);
   await t.db.delete(rateLimitEvents);
+  // The instance's memory of refused clients goes with the events it was learned from.
+  forgetRefusals();
 });
 
 describe("countedPath", () => {

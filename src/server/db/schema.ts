@@ -515,3 +515,19 @@ export const passkey = pgTable(
     index("passkey_credential_id_idx").on(table.credentialID),
   ],
 );
+
+// ---- issue 17: server speed, memory and several instances
+/**
+ * One row: the FX table's version, bumped by `ratesChanged()` whenever rates are imported or edited.
+ * Every instance compares it with the version of its cached rate table on each use (a primary-key
+ * read), so no instance serves prices older than the last change.
+ */
+export const fxRatesVersion = pgTable(
+  "fx_rates_version",
+  {
+    id: integer("id").primaryKey().default(1),
+    version: bigint("version", { mode: "number" }).notNull().default(0),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("fx_rates_version_single_row", sql`${table.id} = 1`)],
+);

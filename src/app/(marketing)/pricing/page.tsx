@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { featureTable, planPriceUsd, plans } from "@/core/billing/plans";
-import { pricesByCurrency } from "@/features/pricing/prices";
+import type { RateTable } from "@/core/money/fx";
+import { type CurrencyPrices, pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull } from "@/server/fx";
@@ -20,7 +21,7 @@ export default async function PricingPage({
   await connection();
   const { currency } = await searchParams;
   const table = await loadRatesOrNull(getDb());
-  const currencies = pricesByCurrency(plans, table);
+  const currencies = pricesFor(table);
   const initial = currencies.find((c) => c.code === currency?.toUpperCase())?.code ?? "USD";
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20">
@@ -42,4 +43,21 @@ export default async function PricingPage({
       />
     </div>
   );
+}
+
+// The FX table is cached per version (server/fx): the same table object until rates change, so the
+// prices computed from it are kept with it instead of being recomputed on every request.
+const pricesCache = new WeakMap<RateTable, CurrencyPrices[]>();
+let usdOnly: CurrencyPrices[] | undefined;
+function pricesFor(table: RateTable | null): CurrencyPrices[] {
+  if (!table) {
+    usdOnly ??= pricesByCurrency(plans, null);
+    return usdOnly;
+  }
+  let prices = pricesCache.get(table);
+  if (!prices) {
+    prices = pricesByCurrency(plans, table);
+    pricesCache.set(table, prices);
+  }
+  return prices;
 }
