@@ -71,6 +71,7 @@ const schema = z
       .max(10)
       .default(0),
     CONTACT_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+    PAGE_VIEWS_PER_CLIENT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
     AUTH_SECRET: z
       .string()
       .min(32, "must be at least 32 characters (try `openssl rand -base64 32`)")

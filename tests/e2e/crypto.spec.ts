@@ -93,7 +93,8 @@ test("tools are listed, the chosen one is kept in the URL without a server round
   await expect(page).toHaveURL(/[?&]tool=agree/);
 
   await page.getByLabel("Tool", { exact: true }).selectOption({ label: "Verify receipt" });
-  await expect(page.getByText("This arrives with checkout.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Verify receipt", level: 3 })).toBeVisible();
+  await expect(page.getByLabel("Receipt (receipt.json)")).toBeVisible();
 });
 
 test("hash: SHA-256 and SHA3-256 of abc, base64 output, and a specific error for bad hex", async ({

@@ -18,6 +18,23 @@ function textOf(node: Element | Root): string {
   return out;
 }
 
+/**
+ * Code blocks scroll sideways on narrow screens; a scrollable region must be reachable by keyboard
+ * (WCAG 2.1.1, axe "scrollable-region-focusable"), so each `<pre>` is focusable.
+ */
+function focusableCodeBlocks() {
+  return () => (tree: Root) => {
+    const visit = (node: Root | Element) => {
+      for (const child of node.children) {
+        if (child.type !== "element") continue;
+        if (child.tagName === "pre") child.properties.tabIndex = 0;
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
+
 /** Collects h2/h3 headings (after rehype-slug gave them ids) into a table of contents. */
 function collectToc(toc: TocEntry[]) {
   return () => (tree: Root) => {
@@ -46,6 +63,7 @@ export async function renderMarkdown(source: string): Promise<RenderedDoc> {
     .use(remarkRehype)
     .use(rehypeSlug)
     .use(collectToc(toc))
+    .use(focusableCodeBlocks())
     .use(rehypeStringify)
     .process(source);
   return { html: String(file), toc };

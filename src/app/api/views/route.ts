@@ -1,7 +1,8 @@
-import { recordPageView } from "@/server/analytics/page-views";
+import { PAGE_VIEWS_PER_CLIENT, recordPageView } from "@/server/analytics/page-views";
 import { apiError, apiRoute } from "@/server/api";
 import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
+import { getEnv } from "@/server/env";
 import { BodyTooLarge, readBodyCapped } from "@/server/read-body";
 
 // First-party page views (off Vercel): `{ "path": "/pricing" }` from the beacon in
@@ -24,7 +25,8 @@ export const POST = apiRoute(async (request: Request) => {
       ? apiError(413, "payload_too_large", `The request body must be at most ${MAX_BODY} bytes.`)
       : apiError(400, "invalid_json", 'The request body must be JSON such as {"path": "/pricing"}');
   }
-  const result = await recordPageView(getDb(), path, await clientSubject());
+  const rule = { ...PAGE_VIEWS_PER_CLIENT, limit: getEnv().PAGE_VIEWS_PER_CLIENT_LIMIT };
+  const result = await recordPageView(getDb(), path, await clientSubject(), rule);
   if (result === "limited") return apiError(429, "rate_limited", "Too many page views from this client.");
   return new Response(null, { status: 204 });
 });
