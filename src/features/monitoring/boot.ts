@@ -21,43 +21,15 @@ export function loadClientConfig(): Promise<ClientMonitoringConfig | undefined> 
 
 const onError = (event: ErrorEvent) => {
   queue.push({ error: event.error ?? event.message, handled: false });
-  loadSdk();
 };
 const onRejection = (event: PromiseRejectionEvent) => {
   queue.push({ error: event.reason, handled: false });
-  loadSdk();
 };
-
-/** How long after the page's load event the SDK waits (then for an idle moment) when nothing failed. */
-const SDK_DELAY_MS = 3000;
-
-/**
- * Runs `task` a little after the page has loaded, in an idle moment, so the SDK's download, parse and
- * start (about 100 KB gzip, long tasks of 100 ms and more on a phone) never compete with hydration,
- * the largest paint or the first interactions: Lighthouse counted them in the blocking time. Errors
- * thrown meanwhile wait in the queue, and the first one loads the SDK at once (see onError).
- */
-function afterLoadWhenIdle(task: () => void) {
-  const idle = () =>
-    "requestIdleCallback" in window
-      ? window.requestIdleCallback(task, { timeout: 4000 })
-      : setTimeout(task, 1);
-  const later = () => setTimeout(idle, SDK_DELAY_MS);
-  if (document.readyState === "complete") later();
-  else window.addEventListener("load", later, { once: true });
-}
 
 export function startMonitoring() {
   if (typeof window === "undefined") return;
   window.addEventListener("error", onError);
   window.addEventListener("unhandledrejection", onRejection);
-  afterLoadWhenIdle(loadSdk);
-}
-
-let loading = false;
-function loadSdk() {
-  if (loading) return;
-  loading = true;
   Promise.all([loadClientConfig(), import("./sentry-browser")])
     .then(([config, module]) => {
       window.removeEventListener("error", onError);
@@ -76,10 +48,7 @@ function loadSdk() {
 /** For error boundaries: reports a render error now, or as soon as the SDK is loaded. */
 export function captureError(error: unknown) {
   if (sdk) sdk.captureError(error, true);
-  else {
-    queue.push({ error, handled: true });
-    loadSdk();
-  }
+  else queue.push({ error, handled: true });
 }
 
 /** Next.js calls this at the start of each client navigation (instrumentation-client.ts). */
