@@ -14,6 +14,12 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
   return {
     id: "stripe",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
+      // Stripe takes the amount as a JSON number of minor units: convert the bigint only when the
+      // number holds it exactly, and before anything is sent (Stripe refuses more than 8 digits anyway).
+      const minor = request.amount.amount;
+      if (minor <= 0n || minor > BigInt(Number.MAX_SAFE_INTEGER)) {
+        return { ok: false, code: "amount_invalid", reason: "The amount cannot be charged through Stripe." };
+      }
       try {
         const method = await stripe.paymentMethods.create(
           {
@@ -29,7 +35,7 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
         );
         const intent = await stripe.paymentIntents.create(
           {
-            amount: Number(request.amount.amount),
+            amount: Number(minor),
             currency: request.amount.currency.toLowerCase(),
             payment_method: method.id,
             confirm: true,

@@ -127,6 +127,24 @@ describe("the Stripe provider", () => {
     });
   });
 
+  it("refuses an amount a JSON number cannot hold exactly, before calling Stripe", async () => {
+    let called = false;
+    const fake = {
+      paymentMethods: {
+        create: async () => {
+          called = true;
+          return { id: "pm_1" };
+        },
+      },
+    } as unknown as Stripe;
+    const huge = { ...request, amount: { amount: 9_007_199_254_740_993n, currency: "JPY" } };
+    expect(await createStripeProvider("sk_test_x", fake).charge(huge)).toMatchObject({
+      ok: false,
+      code: "amount_invalid",
+    });
+    expect(called).toBe(false);
+  });
+
   it("turns a card error into a decline with Stripe's reason", async () => {
     const fake = {
       paymentMethods: { create: async () => ({ id: "pm_1" }) },
