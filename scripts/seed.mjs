@@ -16,7 +16,10 @@ export async function seedDatabase(url) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [existing] = await sql`select 1 from "user" where email = ${DEMO_ACCOUNTS[0].email}`;
-    if (existing) return;
+    if (existing) {
+      await seedDemoPlan(sql);
+      return;
+    }
     const hash = await hashPassword(DEMO_PASSWORD);
     await sql.begin(async (tx) => {
       const orgId = randomUUID();
@@ -33,10 +36,18 @@ export async function seedDatabase(url) {
         }
       }
     });
+    await seedDemoPlan(sql);
     console.log(
       `[db] seeded demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(", ")}`,
     );
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+/** Demo Company has 3 members: the Pro plan (up to 5) fits them; Free allows 1. */
+async function seedDemoPlan(sql) {
+  await sql`insert into organization_plan (organization_id, plan)
+    select id, 'pro' from organization where slug = ${DEMO_ORG.slug}
+    on conflict (organization_id) do nothing`;
 }

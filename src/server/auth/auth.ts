@@ -9,6 +9,7 @@ import { passwordProblem } from "@/core/auth/password-policy";
 import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
+import { memberLimitOf } from "../plan-limits";
 import { consumeRateLimit } from "../rate-limit";
 
 export type AuthConfig = {
@@ -127,7 +128,8 @@ export function createAuth(db: Db, config: AuthConfig) {
       organization({
         allowUserToCreateOrganization: true,
         creatorRole: "owner",
-        membershipLimit: 500,
+        // The plan's member limit, checked by Better Auth when an invitation is accepted.
+        membershipLimit: (_user, org) => memberLimitOf(db, org.id),
         invitationExpiresIn: 60 * 60 * 24 * 7,
         cancelPendingInvitationsOnReInvite: true,
         requireEmailVerificationOnInvitation: false,
