@@ -10,18 +10,20 @@ function Meter({
   used,
   limit,
   hint,
+  testId,
 }: {
   label: string;
   used: number;
   limit: number | null;
   hint?: string;
+  testId: string;
 }) {
   const ratio = limit === null ? 0 : Math.min(1, used / Math.max(1, limit));
   const full = limit !== null && used >= limit;
   return (
     <div className="rounded-lg border border-border bg-card p-4">
       <p className="text-sm text-muted-foreground">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular">
+      <p className="mt-1 text-2xl font-semibold tabular" data-testid={testId}>
         {number.format(used)}
         <span className="text-base font-normal text-muted-foreground">
           {" "}
@@ -71,12 +73,18 @@ export function UsageOverview({ usage, canManage }: { usage: DashboardUsage; can
       <div className="grid gap-4 sm:grid-cols-3">
         <Meter
           label="API calls this month"
+          testId="usage-api"
           used={usage.apiCallsThisMonth}
           limit={limits.apiCallsPerMonth}
           hint={`Resets on ${usage.resetsOn} (UTC). Burst: ${limits.apiBurstPerSecond} a second.`}
         />
-        <Meter label="Saved calculations" used={usage.savedCalculations} limit={limits.savedCalculations} />
-        <Meter label="Members" used={usage.members} limit={limits.members} />
+        <Meter
+          label="Saved calculations"
+          used={usage.savedCalculations}
+          limit={limits.savedCalculations}
+          testId="usage-saved"
+        />
+        <Meter label="Members" used={usage.members} limit={limits.members} testId="usage-members" />
       </div>
       {atLimit ? (
         <p
