@@ -89,11 +89,11 @@ export function HistoryList({
 
   return (
     <div className="grid gap-4">
-      <div className="flex flex-wrap items-end gap-2">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <form
           action="/dashboard"
           method="get"
-          className="flex min-w-0 flex-1 items-end gap-2"
+          className="flex w-full min-w-0 flex-1 items-end gap-2"
           aria-label="Search saved calculations"
         >
           <div className="grid min-w-0 flex-1 gap-1">

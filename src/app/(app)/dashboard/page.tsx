@@ -39,9 +39,8 @@ export default async function DashboardPage({
       <div>
         <h1 className="text-3xl font-semibold tracking-tight">{viewer.org.name}</h1>
         <p className="mt-2 text-muted-foreground">
-          Usage, saved calculations and API keys of your active organization. You are{" "}
-          {MEMBER_ROLE_LABELS[viewer.memberRole].toLowerCase() === "admin" ? "an" : "a"}{" "}
-          {MEMBER_ROLE_LABELS[viewer.memberRole].toLowerCase()} here.
+          Usage, saved calculations and API keys of your active organization. Your role here:{" "}
+          {MEMBER_ROLE_LABELS[viewer.memberRole].toLowerCase()}.
         </p>
       </div>
 
