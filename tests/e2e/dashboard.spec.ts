@@ -22,7 +22,7 @@ test("save a calculation from the calculator, find it on the dashboard, export i
   page,
 }) => {
   const note = `e2e, "quoted" note ${Date.now().toString(36)}`;
-  await signIn(page, demo.owner, undefined, "/calculator?mode=decimal");
+  await signIn(page, demo.owner);
   await page.goto("/calculator?mode=decimal");
   await page.getByLabel("Expression").fill("1234.5 * 2");
   await expect(page.getByTestId("result-value")).toHaveText("2469");
