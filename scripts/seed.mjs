@@ -35,7 +35,10 @@ export async function seedDatabase(url) {
   try {
     await seedRates(sql);
     const [existing] = await sql`select 1 from "user" where email = ${DEMO_ACCOUNTS[0].email}`;
-    if (existing) return;
+    if (existing) {
+      await seedDemoPlan(sql);
+      return;
+    }
     const hash = await hashPassword(DEMO_PASSWORD);
     await sql.begin(async (tx) => {
       const orgId = randomUUID();
@@ -52,10 +55,23 @@ export async function seedDatabase(url) {
         }
       }
     });
+    await seedDemoPlan(sql);
     console.log(
       `[db] seeded demo accounts (password ${DEMO_PASSWORD}): ${DEMO_ACCOUNTS.map((a) => a.email).join(", ")}`,
     );
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+/**
+ * Demo Company has 3 members: the Pro plan (up to 5) fits them; Free allows 1. The plan comes from
+ * the one source of plans in force, a subscription (yearly Pro in USD, from the day of seeding).
+ */
+async function seedDemoPlan(sql) {
+  await sql`insert into subscriptions
+      (organization_id, plan, interval, currency, status, current_period_start, current_period_end)
+    select id, 'pro', 'yearly', 'USD', 'active', now(), now() + interval '1 year'
+    from organization where slug = ${DEMO_ORG.slug}
+    on conflict (organization_id) do nothing`;
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
+import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
 import { shortErrorLine } from "./db/errors";
 import { isOutage } from "./health";
-import { limitRequest } from "./rate-limit";
+import { knownRefusal, limitRequest } from "./rate-limit";
 import { BodyTooLarge, readBodyCapped } from "./read-body";
 
 /** `{ "error": { "code", "message", ... } }` with the given status: the API's one error shape. */
@@ -19,24 +20,29 @@ export function apiError(status: number, code: string, message: string, extra: R
 export const ANONYMOUS_API_LIMIT = { limit: 60, windowSeconds: 60 };
 
 /**
- * Per-client limit for anonymous API calls (API keys and plan quotas arrive with the dashboard).
+ * Per-client limit for anonymous API calls.
  * Returns a 429 response when the client is over it, otherwise null.
  */
+/** Failed API keys one client may send per minute before it is refused without a lookup. */
+export const INVALID_KEY_LIMIT = { bucket: "api-invalid-key", limit: 20, windowSeconds: 60 };
+
+function clientAddress(request: Request): string {
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+}
+
+function tooManyRequests(retryAfterSeconds: number): Response {
+  const response = apiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`);
+  response.headers.set("Retry-After", String(retryAfterSeconds));
+  return response;
+}
+
 export async function limitAnonymousApi(request: Request): Promise<Response | null> {
-  const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
   const decision = await limitRequest(
     getDb(),
     { bucket: "api-anonymous", ...ANONYMOUS_API_LIMIT },
-    hashClient(address),
+    hashClient(clientAddress(request)),
   );
-  if (decision.allowed) return null;
-  const response = apiError(
-    429,
-    "rate_limited",
-    `Too many requests. Try again in ${decision.retryAfterSeconds} s.`,
-  );
-  response.headers.set("Retry-After", String(decision.retryAfterSeconds));
-  return response;
+  return decision.allowed ? null : tooManyRequests(decision.retryAfterSeconds);
 }
 
 export const UNAVAILABLE_MESSAGE = "Abacus is temporarily unavailable. Try again in a moment.";
@@ -98,4 +104,56 @@ export async function readJsonBody(
       response: apiError(400, "invalid_json", `The request body must be JSON such as ${example}`),
     };
   }
+}
+
+export type ApiCaller = { organizationId: string | null; headers: Record<string, string> };
+
+/**
+ * The gate of every `/api/v1/*` endpoint that uses quota. With `Authorization: Bearer <key>` the
+ * call is counted against the key's organization (401 for an unknown or revoked key, 429 past the
+ * plan's monthly quota or burst); without one, the anonymous per-client limit applies.
+ * Returns the response to send instead, or the caller and the headers to add to the answer.
+ */
+export async function guardApi(request: Request): Promise<{ response: Response } | { caller: ApiCaller }> {
+  const secret = bearerOf(request);
+  if (secret === null) {
+    const limited = await limitAnonymousApi(request);
+    return limited ? { response: limited } : { caller: { organizationId: null, headers: {} } };
+  }
+  // Guessing keys costs a lookup each: a client's failed keys are counted, and past the limit it is
+  // refused from memory before any lookup.
+  const client = hashClient(clientAddress(request));
+  const guessing = knownRefusal(INVALID_KEY_LIMIT, client);
+  if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing.retryAfterSeconds) };
+  const decision = await consumeKeyedCall(getDb(), secret);
+  if (!decision.ok && decision.status === 401) await limitRequest(getDb(), INVALID_KEY_LIMIT, client);
+  if (!decision.ok) {
+    const response = apiError(decision.status, decision.code, decision.message);
+    for (const [name, value] of Object.entries(decision.headers)) response.headers.set(name, value);
+    if (decision.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="abacus"');
+    return { response };
+  }
+  return { caller: { organizationId: decision.organizationId, headers: decision.headers } };
+}
+
+/** A JSON answer of the API with the caller's quota headers. */
+export function apiJson(body: unknown, caller: ApiCaller, status = 200): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...caller.headers } });
+}
+
+/** An error response of the API that still carries the caller's quota headers. */
+export function apiCallerError(
+  caller: ApiCaller,
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Response {
+  return withCallerHeaders(apiError(status, code, message, extra), caller);
+}
+
+/** Adds the caller's quota headers to a response made elsewhere (e.g. a body-cap refusal). */
+export function withCallerHeaders(response: Response, caller: ApiCaller): Response {
+  for (const [name, value] of Object.entries(caller.headers)) response.headers.set(name, value);
+  return response;
 }

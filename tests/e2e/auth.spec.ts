@@ -159,11 +159,23 @@ test("an invited user accepts by link; the owner changes their role and removes 
 }) => {
   const owner = await browser.newPage();
   const ownerEmail = uniqueEmail("inviter");
-  await signUpAndOnboard(owner, { name: "Ivy Inviter", email: ownerEmail, org: "Invite Co" });
+  const { slug } = await signUpAndOnboard(owner, {
+    name: "Ivy Inviter",
+    email: ownerEmail,
+    org: "Invite Co",
+  });
   await owner.goto("/organization-profile");
   const inviteeEmail = uniqueEmail("invitee");
   await owner.getByLabel("Email", { exact: true }).fill(inviteeEmail);
   await owner.getByLabel("Role", { exact: true }).selectOption("member");
+  // The Free plan has room for one member, the owner: the invitation is refused and says why.
+  await owner.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(owner.getByText(/Free plan allows 1 member.*Upgrade to Pro/).first()).toBeVisible();
+  // On Pro (what a paid checkout sets) there is room.
+  await sql`insert into subscriptions
+      (organization_id, plan, interval, currency, status, current_period_start, current_period_end)
+    select id, 'pro', 'monthly', 'USD', 'active', now(), now() + interval '1 month'
+    from organization where slug = ${slug}`;
   await owner.getByRole("button", { name: "Invite", exact: true }).click();
   const link = await owner.getByLabel("Invitation link (valid for 7 days)").inputValue();
   expect(link).toMatch(/\/onboarding\?invitation=/);

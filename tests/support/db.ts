@@ -30,3 +30,17 @@ export async function createTestDatabase() {
     },
   };
 }
+
+/** A subscription row that puts an organization on a paid plan for the next 30 days. */
+export function activeSubscription(organizationId: string, plan: "pro" | "team") {
+  const now = Date.now();
+  return {
+    organizationId,
+    plan,
+    interval: "monthly" as const,
+    currency: "USD",
+    status: "active" as const,
+    currentPeriodStart: new Date(now),
+    currentPeriodEnd: new Date(now + 30 * 86_400_000),
+  };
+}

@@ -11,8 +11,12 @@ export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
 export type PlanLimits = {
   apiCallsPerMonth: number;
+  /** Keyed API calls allowed in any one second (a burst limit on top of the monthly quota). */
+  apiBurstPerSecond: number;
   savedCalculations: number | null;
   members: number | null;
+  /** CSV export of the calculation history. */
+  csvExport: boolean;
 };
 
 export type Plan = {
@@ -32,7 +36,13 @@ export const plans: readonly Plan[] = [
     name: "Free",
     tagline: "For trying Abacus on your own numbers.",
     monthlyUsd: "0",
-    limits: { apiCallsPerMonth: 1_000, savedCalculations: 100, members: 1 },
+    limits: {
+      apiCallsPerMonth: 1_000,
+      apiBurstPerSecond: 5,
+      savedCalculations: 100,
+      members: 1,
+      csvExport: false,
+    },
     highlights: [
       "Decimal, currency and crypto calculator",
       "1,000 API calls a month",
@@ -44,7 +54,13 @@ export const plans: readonly Plan[] = [
     name: "Pro",
     tagline: "For freelancers and small shops who bill in several currencies.",
     monthlyUsd: "12",
-    limits: { apiCallsPerMonth: 50_000, savedCalculations: 10_000, members: 5 },
+    limits: {
+      apiCallsPerMonth: 50_000,
+      apiBurstPerSecond: 20,
+      savedCalculations: 10_000,
+      members: 5,
+      csvExport: true,
+    },
     highlights: ["50,000 API calls a month", "10,000 saved calculations", "Up to 5 members", "CSV export"],
   },
   {
@@ -52,7 +68,13 @@ export const plans: readonly Plan[] = [
     name: "Team",
     tagline: "For finance and ops teams who need every cent to reconcile.",
     monthlyUsd: "39",
-    limits: { apiCallsPerMonth: 500_000, savedCalculations: null, members: null },
+    limits: {
+      apiCallsPerMonth: 500_000,
+      apiBurstPerSecond: 50,
+      savedCalculations: null,
+      members: null,
+      csvExport: true,
+    },
     highlights: [
       "500,000 API calls a month",
       "Unlimited saved calculations",
@@ -92,12 +114,31 @@ export const featureTable: readonly FeatureRow[] = [
   { label: "Every ISO 4217 currency", values: { free: true, pro: true, team: true } },
   { label: "Crypto workbench (in your browser)", values: { free: true, pro: true, team: true } },
   { label: "Signed, verifiable receipts", values: { free: false, pro: true, team: true } },
-  { label: "CSV export of history", values: { free: false, pro: true, team: true } },
+  {
+    label: "CSV export of history",
+    values: Object.fromEntries(plans.map((p) => [p.id, p.limits.csvExport])) as Record<PlanId, boolean>,
+  },
   { label: "Priority support", values: { free: false, pro: false, team: true } },
 ];
 
 export function getPlan(id: string): Plan | undefined {
   return plans.find((plan) => plan.id === id);
+}
+
+/** The plan of an id read from storage; anything unknown is the Free plan. */
+export function planOf(id: string | null | undefined): Plan {
+  return getPlan(id ?? "free") ?? (plans[0] as Plan);
+}
+
+/** The cheapest plan whose `limit` allows more than `used` (the upgrade a limit message offers). */
+export function upgradeFor(current: PlanId, fits: (limits: PlanLimits) => boolean): Plan | undefined {
+  const from = PLAN_IDS.indexOf(current);
+  return plans.find((plan, index) => index > from && fits(plan.limits));
+}
+
+/** Whether `used` items leave room for one more under `limit` (`null` is unlimited). */
+export function hasRoom(limit: number | null, used: number): boolean {
+  return limit === null || used < limit;
 }
 
 /** The USD price of a plan for one billing interval, as an exact decimal string. */

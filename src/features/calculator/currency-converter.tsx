@@ -16,6 +16,7 @@ import {
   rateCurrencies,
 } from "@/core/money";
 import { errorOf, parseAmount, parseCode, shortRate } from "@/core/money/input";
+import { SaveCalculation } from "@/features/history";
 import { AlignedAmount, fractionWidthFor } from "./controls";
 import { currencyName, fmt } from "./money-format";
 import { ToolCard } from "./tool-card";
@@ -168,6 +169,25 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
           </table>
         </div>
       )}
+
+      <div className="mt-4">
+        <SaveCalculation
+          calculation={
+            amount.ok && rows.some((row) => row.converted)
+              ? {
+                  mode: "currency",
+                  expression: rows.map((row) => `${amountText.trim()} ${from} in ${row.code}`).join("\n"),
+                  result: rows
+                    .map((row) => (row.converted ? fmt(row.converted) : `– ${row.code}`))
+                    .join("; "),
+                  precision: 20,
+                  rounding,
+                  currencies: [from, ...targets],
+                }
+              : null
+          }
+        />
+      </div>
 
       <div className="mt-6 flex max-w-md items-start gap-2">
         <div className="min-w-0 flex-1">

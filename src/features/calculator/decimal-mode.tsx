@@ -1,7 +1,7 @@
 "use client";
 
 import { Check, Copy, Trash2 } from "lucide-react";
-import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
@@ -12,10 +12,12 @@ import {
   evaluate,
   LIMITS,
   type Notation,
+  ROUNDING_MODES,
   type RoundingMode,
   type Value,
 } from "@/core/decimal";
 import type { RateTable } from "@/core/money/fx";
+import { SaveCalculation } from "@/features/history";
 import { cn } from "@/lib/utils";
 import { RoundingSelect, Segmented } from "./controls";
 import { SyntaxHelp } from "./syntax-help";
@@ -52,6 +54,21 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
   const [variables, setVariables] = useState<Record<string, Value>>({});
   const [copied, setCopied] = useState(false);
   const nextId = useRef(1);
+
+  // A saved calculation re-opened from the dashboard: /calculator?mode=decimal&expr=…&precision=…&rounding=…
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const expr = params.get("expr");
+    if (!expr) return;
+    setSource(expr.slice(0, 10_000));
+    const p = Number(params.get("precision"));
+    if (Number.isInteger(p) && p >= LIMITS.minPrecision && p <= LIMITS.maxPrecision) {
+      setPrecision(p);
+      setPrecisionText(String(p));
+    }
+    const r = params.get("rounding");
+    if (r && (ROUNDING_MODES as readonly string[]).includes(r)) setRounding(r as RoundingMode);
+  }, []);
 
   const deferredSource = useDeferredValue(source);
   const result: EvalResult | null = useMemo(
@@ -192,6 +209,23 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
               </span>
             </Button>
           </div>
+        </div>
+
+        <div className="mt-3">
+          <SaveCalculation
+            calculation={
+              result?.ok
+                ? {
+                    mode: "decimal",
+                    expression: deferredSource.trim(),
+                    result: result.display,
+                    precision,
+                    rounding,
+                    currencies: result.money ? [result.money.currency] : [],
+                  }
+                : null
+            }
+          />
         </div>
 
         <div className="mt-6 grid grid-cols-[minmax(0,1fr)_auto] gap-4 sm:grid-cols-[8rem_minmax(0,1fr)_auto]">

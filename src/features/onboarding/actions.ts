@@ -8,7 +8,8 @@ import { type ActionResult, action } from "@/server/action";
 import { createOrganization, viaAuth } from "@/server/auth/adapter";
 import { loadMembership } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { member, organization, user } from "@/server/db/schema";
+import { invitation, member, organization, user } from "@/server/db/schema";
+import { memberLimitProblem } from "@/server/plan-limits";
 import { invitationIdSchema, planChoiceSchema, preferencesSchema, profileSchema } from "./schemas";
 import { completeStep, goBack, savePreferences } from "./service";
 
@@ -41,6 +42,14 @@ export const acceptInvitationAction = action(
   verifiedOnboarding,
   invitationIdSchema,
   async ({ viewer, input }) => {
+    const [invited] = await getDb()
+      .select({ organizationId: invitation.organizationId })
+      .from(invitation)
+      .where(eq(invitation.id, input.invitationId));
+    if (invited) {
+      const full = await memberLimitProblem(getDb(), invited.organizationId, { countPending: false });
+      if (full) return { ok: false, error: `${full} Ask the organization's owner to upgrade.` };
+    }
     const accepted = await viaAuth(
       (auth, headers) => auth.api.acceptInvitation({ headers, body: { invitationId: input.invitationId } }),
       {
@@ -49,6 +58,8 @@ export const acceptInvitationAction = action(
         YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION:
           "This invitation was sent to another email address. Sign in with that address to accept it.",
         INVITATION_NOT_FOUND: "This invitation has expired, was cancelled or was already used.",
+        ORGANIZATION_MEMBERSHIP_LIMIT_REACHED:
+          "This organization has as many members as its plan allows. Ask its owner to upgrade the plan.",
       },
     );
     if (!accepted.ok) return accepted;

@@ -14,6 +14,7 @@ import {
 import { invitationLink } from "@/server/auth/auth";
 import { getDb } from "@/server/db/client";
 import { invitation, member } from "@/server/db/schema";
+import { memberLimitProblem } from "@/server/plan-limits";
 import {
   createOrgSchema,
   deleteOrgSchema,
@@ -57,6 +58,8 @@ export const inviteMemberAction = action(
         fieldErrors: { role: "Only an owner can invite another owner." },
       };
     }
+    const full = await memberLimitProblem(getDb(), viewer.org.id, { countPending: true });
+    if (full) return { ok: false, error: full, fieldErrors: { email: full } };
     const result = await viaAuth(
       (auth, headers) =>
         auth.api.createInvitation({

@@ -10,6 +10,7 @@ import { passwordProblem } from "@/core/auth/password-policy";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { createMailer, type Mailer } from "../mail/outbox";
+import { memberLimitOf } from "../plan-limits";
 import { consumeRateLimit } from "../rate-limit";
 import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
 import { accountSecurity, clientOf } from "./account-security";
@@ -142,7 +143,8 @@ export function createAuth(db: Db, config: AuthConfig) {
       organization({
         allowUserToCreateOrganization: true,
         creatorRole: "owner",
-        membershipLimit: 500,
+        // The plan's member limit, checked by Better Auth when an invitation is accepted.
+        membershipLimit: (_user, org) => memberLimitOf(db, org.id),
         invitationExpiresIn: 60 * 60 * 24 * 7,
         cancelPendingInvitationsOnReInvite: true,
         // Only the verified owner of the invited address can accept.

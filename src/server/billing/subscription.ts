@@ -2,18 +2,22 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { PlanId } from "@/core/billing/plans";
 import { downgradeTargets, effectivePlan } from "@/core/billing/subscription";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { subscriptions } from "../db/schema";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
-export async function getSubscription(db: Db, organizationId: string): Promise<SubscriptionRow | null> {
+export async function getSubscription(db: Db | Tx, organizationId: string): Promise<SubscriptionRow | null> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
   return row ?? null;
 }
 
 /** The plan the organization has now (Free without a subscription or after it ended). */
-export async function organizationPlan(db: Db, organizationId: string, now = new Date()): Promise<PlanId> {
+export async function organizationPlan(
+  db: Db | Tx,
+  organizationId: string,
+  now = new Date(),
+): Promise<PlanId> {
   return effectivePlan(await getSubscription(db, organizationId), now);
 }
 

@@ -29,3 +29,5 @@ export function getDb() {
 }
 
 export type Db = Connection["db"];
+/** A transaction handle, as passed to `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

@@ -1,6 +1,6 @@
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";
-import { apiError, apiRoute, limitAnonymousApi, readJsonBody } from "@/server/api";
+import { apiCallerError, apiJson, apiRoute, guardApi, readJsonBody, withCallerHeaders } from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 
@@ -10,17 +10,29 @@ export const dynamic = "force-dynamic";
 const MAX_BODY_BYTES = 64 * 1024;
 
 export const POST = apiRoute(async (request: Request) => {
-  const limited = await limitAnonymousApi(request);
-  if (limited) return limited;
+  const gate = await guardApi(request);
+  if ("response" in gate) return gate.response;
+  const { caller } = gate;
   const body = await readJsonBody(request, MAX_BODY_BYTES, '{"expression": "1 + 2"}');
-  if (!body.ok) return body.response;
+  if (!body.ok) return withCallerHeaders(body.response, caller);
   const parsed = calculateBody.safeParse(body.value);
   if (!parsed.success) {
-    return apiError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");
+    return apiCallerError(
+      caller,
+      400,
+      "invalid_request",
+      parsed.error.issues[0]?.message ?? "Invalid request",
+    );
   }
   const outcome = calculate(parsed.data, await loadRateTable(getDb()));
   if (!outcome.ok) {
-    return apiError(400, outcome.code, outcome.message, outcome.column ? { column: outcome.column } : {});
+    return apiCallerError(
+      caller,
+      400,
+      outcome.code,
+      outcome.message,
+      outcome.column ? { column: outcome.column } : {},
+    );
   }
-  return Response.json(outcome.body, { headers: { "Cache-Control": "no-store" } });
+  return apiJson(outcome.body, caller);
 });

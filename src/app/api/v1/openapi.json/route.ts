@@ -1,0 +1,27 @@
+import { calculateBody, convertQuery } from "@/features/calculator/api-schemas";
+import { verifyReceiptBody } from "@/features/checkout/schemas";
+import { appOrigin } from "@/server/auth";
+import { openApiDocument } from "@/server/openapi";
+
+export const dynamic = "force-dynamic";
+
+/** The OpenAPI 3.1 description of /api/v1, generated from the schemas the routes validate with. */
+export function GET() {
+  const document = openApiDocument(
+    [
+      { method: "post", path: "/api/v1/calculate", summary: "Evaluate an expression exactly", quota: true, body: calculateBody },
+      { method: "get", path: "/api/v1/convert", summary: "Convert an amount between currencies", quota: true, query: convertQuery },
+      { method: "get", path: "/api/v1/rates", summary: "The instance's FX rates (units per 1 EUR)", quota: false },
+      { method: "get", path: "/api/v1/receipt-keys", summary: "The receipt signing keys (JWK set and PEM)", quota: false },
+      {
+        method: "post",
+        path: "/api/v1/receipts/verify",
+        summary: "Verify a signed receipt against the published keys",
+        quota: false,
+        body: verifyReceiptBody,
+      },
+    ],
+    appOrigin(),
+  );
+  return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
+}

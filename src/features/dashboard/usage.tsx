@@ -1,0 +1,200 @@
+import Link from "next/link";
+import { upgradeFor } from "@/core/billing/plans";
+import type { DashboardUsage } from "./queries";
+
+const number = new Intl.NumberFormat("en-US");
+const shortDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+
+function Meter({
+  label,
+  used,
+  limit,
+  hint,
+  testId,
+}: {
+  label: string;
+  used: number;
+  limit: number | null;
+  hint?: string;
+  testId: string;
+}) {
+  const ratio = limit === null ? 0 : Math.min(1, used / Math.max(1, limit));
+  const full = limit !== null && used >= limit;
+  return (
+    <div className="rounded-lg border border-border bg-card p-4">
+      <p className="text-sm text-muted-foreground">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular" data-testid={testId}>
+        {number.format(used)}
+        <span className="text-base font-normal text-muted-foreground">
+          {" "}
+          / {limit === null ? "unlimited" : number.format(limit)}
+        </span>
+      </p>
+      {limit !== null ? (
+        <div
+          className="mt-3 h-2 overflow-hidden rounded-full bg-muted"
+          // The figures above say the same in words; the bar is decoration.
+          aria-hidden
+        >
+          <div
+            className={full ? "h-full bg-destructive" : "h-full bg-primary"}
+            style={{ width: `${(ratio * 100).toFixed(1)}%` }}
+          />
+        </div>
+      ) : (
+        <div className="mt-3 h-2" />
+      )}
+      {hint ? <p className="mt-2 text-xs text-muted-foreground">{hint}</p> : null}
+    </div>
+  );
+}
+
+/** Plan and usage against its limits; a limit reached says so and offers the plan that fits. */
+export function UsageOverview({ usage, canManage }: { usage: DashboardUsage; canManage: boolean }) {
+  const { plan } = usage;
+  const limits = plan.limits;
+  const atLimit =
+    usage.apiCallsThisMonth >= limits.apiCallsPerMonth ||
+    (limits.savedCalculations !== null && usage.savedCalculations >= limits.savedCalculations) ||
+    (limits.members !== null && usage.members >= limits.members);
+  const next = upgradeFor(plan.id, () => true);
+  return (
+    <section aria-labelledby="usage-title" className="grid gap-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="usage-title" className="text-lg font-semibold">
+          {plan.name} plan
+        </h2>
+        {next ? (
+          <Link href="/pricing" className="text-sm underline underline-offset-4">
+            Compare plans
+          </Link>
+        ) : null}
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Meter
+          label="API calls this month"
+          testId="usage-api"
+          used={usage.apiCallsThisMonth}
+          limit={limits.apiCallsPerMonth}
+          hint={`Resets on ${usage.resetsOn} (UTC). Burst: ${limits.apiBurstPerSecond} a second.`}
+        />
+        <Meter
+          label="Saved calculations"
+          used={usage.savedCalculations}
+          limit={limits.savedCalculations}
+          testId="usage-saved"
+        />
+        <Meter label="Members" used={usage.members} limit={limits.members} testId="usage-members" />
+      </div>
+      {atLimit ? (
+        <p
+          role="status"
+          className="rounded-md border border-destructive/50 bg-destructive/5 p-3 text-sm"
+          data-testid="limit-reached"
+        >
+          This organization has reached a limit of the {plan.name} plan: past it, API calls answer 429, saves
+          and invitations are refused.{" "}
+          {next ? (
+            canManage ? (
+              <Link href="/pricing" className="font-medium underline underline-offset-4">
+                Upgrade to {next.name}
+              </Link>
+            ) : (
+              `Ask an owner or admin to upgrade to ${next.name}.`
+            )
+          ) : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Keyed API calls over the last 30 days: a server-drawn SVG (no JavaScript at all, so nothing to
+ * load anywhere else) in theme colours, and the same figures as a table for screen readers and
+ * anyone who prefers numbers.
+ */
+export function UsageChart({ daily }: { daily: DashboardUsage["daily"] }) {
+  const max = Math.max(1, ...daily.map((d) => d.calls));
+  const total = daily.reduce((sum, d) => sum + d.calls, 0);
+  const width = 600;
+  const height = 160;
+  const gap = 4;
+  const bar = (width - gap * (daily.length - 1)) / daily.length;
+  return (
+    <section aria-labelledby="chart-title" className="rounded-lg border border-border bg-card p-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="chart-title" className="font-semibold">
+          API calls, last 30 days
+        </h2>
+        <p className="text-sm text-muted-foreground tabular">
+          {number.format(total)} in total · peak {number.format(max === 1 && total === 0 ? 0 : max)} a day
+        </p>
+      </div>
+      {total === 0 ? (
+        <p className="mt-4 rounded-md border border-dashed border-border p-4 text-sm text-muted-foreground">
+          No API calls yet. Create an API key below and call{" "}
+          <code className="font-mono">/api/v1/calculate</code> with it; each call shows up here.
+        </p>
+      ) : (
+        <svg
+          viewBox={`0 0 ${width} ${height + 20}`}
+          className="mt-4 h-44 w-full"
+          role="img"
+          aria-label={`Bar chart of API calls per day; ${number.format(total)} calls in 30 days. The table below has the figures.`}
+          preserveAspectRatio="none"
+        >
+          <line x1="0" x2={width} y1={height} y2={height} className="stroke-border" strokeWidth="1" />
+          {daily.map((d, i) => {
+            const h = (d.calls / max) * (height - 8);
+            return (
+              <rect
+                key={d.day}
+                x={i * (bar + gap)}
+                y={height - h}
+                width={bar}
+                height={h}
+                rx="2"
+                className="fill-primary"
+              >
+                <title>{`${d.day}: ${number.format(d.calls)} calls`}</title>
+              </rect>
+            );
+          })}
+          <text x="0" y={height + 16} className="fill-muted-foreground text-[11px]">
+            {shortDay.format(new Date(`${daily[0]?.day}T00:00:00Z`))}
+          </text>
+          <text x={width} y={height + 16} textAnchor="end" className="fill-muted-foreground text-[11px]">
+            {shortDay.format(new Date(`${daily.at(-1)?.day}T00:00:00Z`))}
+          </text>
+        </svg>
+      )}
+      <details className="mt-3 text-sm">
+        <summary className="cursor-pointer text-muted-foreground">Show the figures as a table</summary>
+        <div className="mt-2 max-h-64 overflow-y-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">API calls per day, last 30 days</caption>
+            <thead>
+              <tr className="border-b border-border text-left text-muted-foreground">
+                <th scope="col" className="py-1 font-medium">
+                  Day (UTC)
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Calls
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {daily.map((d) => (
+                <tr key={d.day} className="border-b border-border/60">
+                  <td className="py-1 font-mono">{d.day}</td>
+                  <td className="py-1 text-right tabular">{number.format(d.calls)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </section>
+  );
+}

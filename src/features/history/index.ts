@@ -1,0 +1,1 @@
+export { type SavableCalculation, SaveCalculation } from "./save-calculation";

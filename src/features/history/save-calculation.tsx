@@ -1,0 +1,99 @@
+"use client";
+
+import { Bookmark } from "lucide-react";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { callAction } from "@/components/hooks/call-action";
+import { notify } from "@/components/hooks/notify";
+import { useViewer } from "@/components/shell/viewer-store";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import type { RoundingMode } from "@/core/decimal/rounding";
+import { saveCalculationAction } from "./actions";
+import { SAVE_LIMITS } from "./schemas";
+
+export type SavableCalculation = {
+  mode: "decimal" | "currency";
+  expression: string;
+  result: string;
+  precision: number;
+  rounding: RoundingMode;
+  currencies: string[];
+};
+
+/**
+ * Save to the active organization's history, with an optional note. Signed-out visitors see a
+ * link to sign in instead; nothing is shown while the session is being asked for.
+ */
+export function SaveCalculation({ calculation }: { calculation: SavableCalculation | null }) {
+  const viewer = useViewer();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState("");
+  const [pending, setPending] = useState(false);
+
+  if (viewer.status === "loading") return <div className="h-9" aria-hidden />;
+  if (viewer.status === "signed-out") {
+    return (
+      <p className="text-sm text-muted-foreground">
+        <Link className="underline underline-offset-4" href="/sign-in?redirect_url=%2Fcalculator">
+          Sign in
+        </Link>{" "}
+        to save calculations to your organization&apos;s history.
+      </p>
+    );
+  }
+
+  async function save() {
+    if (!calculation) return;
+    setPending(true);
+    const result = await callAction(() => saveCalculationAction({ ...calculation, note }));
+    setPending(false);
+    if (!result) return;
+    if (!result.ok) {
+      notify.error(result.error);
+      return;
+    }
+    notify.success(`Saved to ${result.data.organization}'s history. Find it on the dashboard.`);
+    setNote("");
+    setOpen(false);
+  }
+
+  if (!open) {
+    return (
+      <Button type="button" variant="outline" size="sm" disabled={!calculation} onClick={() => setOpen(true)}>
+        <Bookmark aria-hidden />
+        Save
+      </Button>
+    );
+  }
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <div className="grid min-w-48 flex-1 gap-1">
+        <label htmlFor={`${id}-note`} className="text-sm font-medium">
+          Note (optional)
+        </label>
+        <Input
+          id={`${id}-note`}
+          value={note}
+          maxLength={SAVE_LIMITS.note}
+          onChange={(event) => setNote(event.target.value)}
+          placeholder="What is this for?"
+          autoFocus
+        />
+      </div>
+      <Button type="submit" size="sm" disabled={!calculation || pending}>
+        {pending ? "Saving…" : "Save calculation"}
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,180 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { planOf } from "@/core/billing/plans";
+import { organizationPlan } from "./billing/subscription";
+import type { Db, Tx } from "./db/client";
+import { apiKeys, apiUsage } from "./db/schema";
+import { consumeRateLimit } from "./rate-limit";
+
+/**
+ * Organization API keys and the keyed API's quota. A key is `abk_` + 32 random bytes (base64url);
+ * only its SHA-256 is stored (the secret has 256 bits of entropy, so a slow hash adds nothing) and
+ * its first 12 characters are kept in clear to tell keys apart. Every keyed call is counted in
+ * PostgreSQL inside one transaction that holds an advisory lock on the organization, so the
+ * monthly quota and the per-second burst are exact under concurrency and across app instances.
+ */
+
+export const API_KEY_PREFIX = "abk_";
+const VISIBLE_PREFIX_LENGTH = 12;
+
+export function hashApiKey(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+export function newApiKeySecret(): { secret: string; prefix: string; hash: string } {
+  const secret = `${API_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+  return { secret, prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH), hash: hashApiKey(secret) };
+}
+
+/** The bearer token of a request, or null when it carries none. */
+export function bearerOf(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? "";
+}
+
+/** The plan in force for an organization now: its subscription, or Free (one source: billing). */
+export async function planIdOf(db: Db | Tx, organizationId: string) {
+  return organizationPlan(db, organizationId);
+}
+
+/** The first instant of the current UTC month and of the next one. */
+export function monthBounds(now: Date): { start: Date; next: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, next };
+}
+
+export type RateLimitHeaders = Record<string, string>;
+
+export type KeyedCallDecision =
+  | { ok: true; organizationId: string; keyId: string; headers: RateLimitHeaders }
+  | { ok: false; status: 401; code: "invalid_api_key"; message: string; headers: RateLimitHeaders }
+  | {
+      ok: false;
+      status: 429;
+      code: "quota_exceeded" | "rate_limited";
+      message: string;
+      headers: RateLimitHeaders;
+    };
+
+/**
+ * Authenticates a key and counts one call against its organization's plan. Revoked or unknown
+ * keys are refused; past the burst or the monthly quota the call is refused with `Retry-After`
+ * and the `RateLimit-*` headers (the monthly quota: limit, remaining, seconds to reset).
+ */
+export async function consumeKeyedCall(db: Db, secret: string, now = new Date()): Promise<KeyedCallDecision> {
+  const invalid: KeyedCallDecision = {
+    ok: false,
+    status: 401,
+    code: "invalid_api_key",
+    message: "The API key is not valid or has been revoked. Create one on your dashboard.",
+    headers: {},
+  };
+  if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return invalid;
+  const hash = hashApiKey(secret);
+  const remembered = rememberedRefusal(hash, now);
+  if (remembered) return remembered;
+  const decision = await db.transaction(async (tx): Promise<KeyedCallDecision> => {
+    const [key] = await tx
+      .select({ id: apiKeys.id, organizationId: apiKeys.organizationId })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)));
+    if (!key) return invalid;
+    const plan = planOf(await planIdOf(tx, key.organizationId));
+    const limit = plan.limits.apiCallsPerMonth;
+    const { start, next } = monthBounds(now);
+    const reset = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
+
+    const burst = await consumeRateLimit(
+      tx,
+      { bucket: "api-burst", limit: plan.limits.apiBurstPerSecond, windowSeconds: 1 },
+      key.organizationId,
+    );
+    // The organization's lock: one counter update at a time, on every instance.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`api-quota:${key.organizationId}`}, 0))`,
+    );
+    const [usage] = await tx
+      .select({ used: sql<number>`coalesce(sum(${apiUsage.calls}), 0)::int` })
+      .from(apiUsage)
+      .where(and(eq(apiUsage.organizationId, key.organizationId), gte(apiUsage.day, isoDay(start))));
+    const used = usage?.used ?? 0;
+    const headers = (remaining: number): RateLimitHeaders => ({
+      "RateLimit-Limit": String(limit),
+      "RateLimit-Remaining": String(Math.max(0, remaining)),
+      "RateLimit-Reset": String(reset),
+      "RateLimit-Policy": `${limit};w=2592000, ${plan.limits.apiBurstPerSecond};w=1`,
+    });
+    if (used >= limit) {
+      return {
+        ok: false,
+        status: 429,
+        code: "quota_exceeded",
+        message: `This organization has used all ${limit.toLocaleString("en-US")} API calls of the ${plan.name} plan this month. Upgrade the plan on the pricing page, or wait until the quota resets.`,
+        headers: { ...headers(0), "Retry-After": String(reset) },
+      };
+    }
+    if (!burst.allowed) {
+      return {
+        ok: false,
+        status: 429,
+        code: "rate_limited",
+        message: `More than ${plan.limits.apiBurstPerSecond} calls in one second. Slow down and retry.`,
+        headers: { ...headers(limit - used), "Retry-After": String(burst.retryAfterSeconds) },
+      };
+    }
+    await tx
+      .insert(apiUsage)
+      .values({ organizationId: key.organizationId, day: isoDay(now), calls: 1 })
+      .onConflictDoUpdate({
+        target: [apiUsage.organizationId, apiUsage.day],
+        set: { calls: sql`${apiUsage.calls} + 1` },
+      });
+    await tx.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id));
+    return {
+      ok: true,
+      organizationId: key.organizationId,
+      keyId: key.id,
+      headers: headers(limit - used - 1),
+    };
+  });
+  if (!decision.ok && decision.status === 429) rememberRefusal(hash, decision, now);
+  return decision;
+}
+
+// A key refused for its burst or its monthly quota is refused again from memory (no transaction,
+// no lock) until its Retry-After has passed, and for at most 10 s: an upgrade or a new month is
+// seen within 10 s. PostgreSQL stays the only judge of every call that is allowed.
+const REMEMBER_MS = 10_000;
+const MAX_REMEMBERED_KEYS = 10_000;
+const refusedKeys = new Map<string, { until: number; decision: KeyedCallDecision }>();
+
+function rememberRefusal(hash: string, decision: KeyedCallDecision, now: Date) {
+  const retryAfter = Number(decision.headers["Retry-After"] ?? 1);
+  const until = now.getTime() + Math.min(REMEMBER_MS, Math.max(1, retryAfter) * 1000);
+  if (refusedKeys.size >= MAX_REMEMBERED_KEYS) refusedKeys.clear();
+  refusedKeys.set(hash, { until, decision });
+}
+
+function rememberedRefusal(hash: string, now: Date): KeyedCallDecision | null {
+  const known = refusedKeys.get(hash);
+  if (!known) return null;
+  if (known.until <= now.getTime()) {
+    refusedKeys.delete(hash);
+    return null;
+  }
+  const seconds = String(Math.max(1, Math.ceil((known.until - now.getTime()) / 1000)));
+  return { ...known.decision, headers: { ...known.decision.headers, "Retry-After": seconds } };
+}
+
+/** Forgets every remembered key refusal (tests). */
+export function forgetKeyRefusals() {
+  refusedKeys.clear();
+}
+
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
