@@ -1,9 +1,9 @@
 import Link from "next/link";
+import { TimeSeries } from "@/components/charts/time-series";
 import { upgradeFor } from "@/core/billing/plans";
 import type { DashboardUsage } from "./queries";
 
 const number = new Intl.NumberFormat("en-US");
-const shortDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 function Meter({
   label,
@@ -115,12 +115,8 @@ export function UsageOverview({ usage, canManage }: { usage: DashboardUsage; can
  * anyone who prefers numbers.
  */
 export function UsageChart({ daily }: { daily: DashboardUsage["daily"] }) {
-  const max = Math.max(1, ...daily.map((d) => d.calls));
   const total = daily.reduce((sum, d) => sum + d.calls, 0);
-  const width = 600;
-  const height = 160;
-  const gap = 4;
-  const bar = (width - gap * (daily.length - 1)) / daily.length;
+  const peak = Math.max(0, ...daily.map((d) => d.calls));
   return (
     <section aria-labelledby="chart-title" className="rounded-lg border border-border bg-card p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -128,7 +124,7 @@ export function UsageChart({ daily }: { daily: DashboardUsage["daily"] }) {
           API calls, last 30 days
         </h2>
         <p className="text-sm text-muted-foreground tabular">
-          {number.format(total)} in total · peak {number.format(max === 1 && total === 0 ? 0 : max)} a day
+          {number.format(total)} in total · peak {number.format(peak)} a day
         </p>
       </div>
       {total === 0 ? (
@@ -137,64 +133,14 @@ export function UsageChart({ daily }: { daily: DashboardUsage["daily"] }) {
           <code className="font-mono">/api/v1/calculate</code> with it; each call shows up here.
         </p>
       ) : (
-        <svg
-          viewBox={`0 0 ${width} ${height + 20}`}
-          className="mt-4 h-44 w-full"
-          role="img"
-          aria-label={`Bar chart of API calls per day; ${number.format(total)} calls in 30 days. The table below has the figures.`}
-          preserveAspectRatio="none"
-        >
-          <line x1="0" x2={width} y1={height} y2={height} className="stroke-border" strokeWidth="1" />
-          {daily.map((d, i) => {
-            const h = (d.calls / max) * (height - 8);
-            return (
-              <rect
-                key={d.day}
-                x={i * (bar + gap)}
-                y={height - h}
-                width={bar}
-                height={h}
-                rx="2"
-                className="fill-primary"
-              >
-                <title>{`${d.day}: ${number.format(d.calls)} calls`}</title>
-              </rect>
-            );
-          })}
-          <text x="0" y={height + 16} className="fill-muted-foreground text-[11px]">
-            {shortDay.format(new Date(`${daily[0]?.day}T00:00:00Z`))}
-          </text>
-          <text x={width} y={height + 16} textAnchor="end" className="fill-muted-foreground text-[11px]">
-            {shortDay.format(new Date(`${daily.at(-1)?.day}T00:00:00Z`))}
-          </text>
-        </svg>
-      )}
-      <details className="mt-3 text-sm">
-        <summary className="cursor-pointer text-muted-foreground">Show the figures as a table</summary>
-        <div className="mt-2 max-h-64 overflow-y-auto">
-          <table className="w-full text-sm">
-            <caption className="sr-only">API calls per day, last 30 days</caption>
-            <thead>
-              <tr className="border-b border-border text-left text-muted-foreground">
-                <th scope="col" className="py-1 font-medium">
-                  Day (UTC)
-                </th>
-                <th scope="col" className="py-1 text-right font-medium">
-                  Calls
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {daily.map((d) => (
-                <tr key={d.day} className="border-b border-border/60">
-                  <td className="py-1 font-mono">{d.day}</td>
-                  <td className="py-1 text-right tabular">{number.format(d.calls)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="mt-4">
+          <TimeSeries
+            points={daily.map((d) => ({ day: d.day, value: d.calls }))}
+            label="Calls per day (UTC)"
+            valueLabel="Calls"
+          />
         </div>
-      </details>
+      )}
     </section>
   );
 }
