@@ -126,7 +126,10 @@ export async function guardApi(request: Request): Promise<{ response: Response }
   const guessing = knownRefusal(INVALID_KEY_LIMIT, client);
   if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing.retryAfterSeconds) };
   const decision = await consumeKeyedCall(getDb(), secret);
-  if (!decision.ok && decision.status === 401) await limitRequest(getDb(), INVALID_KEY_LIMIT, client);
+  if (!decision.ok && decision.status === 401) {
+    const counted = await limitRequest(getDb(), INVALID_KEY_LIMIT, client);
+    if (!counted.allowed) return { response: tooManyRequests(counted.retryAfterSeconds) };
+  }
   if (!decision.ok) {
     const response = apiError(decision.status, decision.code, decision.message);
     for (const [name, value] of Object.entries(decision.headers)) response.headers.set(name, value);

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createTestDatabase } from "../../tests/support/db";
+
+// guardApi runs for real against a test database; only the process-wide database is the test's.
+const h = vi.hoisted(() => ({ db: undefined as unknown }));
+vi.mock("@/server/db/client", () => ({ getDb: () => h.db }));
+vi.mock("./db/client", () => ({ getDb: () => h.db }));
+
+const { guardApi, INVALID_KEY_LIMIT } = await import("./api");
+const { forgetRefusals } = await import("./rate-limit");
+
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  h.db = t.db;
+  forgetRefusals();
+});
+afterAll(() => t.drop());
+
+const keyed = (secret: string, address: string) =>
+  new Request("http://localhost/api/v1/calculate", {
+    method: "POST",
+    headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": address },
+  });
+
+const statusOf = async (request: Request) => {
+  const gate = await guardApi(request);
+  return "response" in gate ? gate.response.status : 200;
+};
+
+describe("the keyed API gate", () => {
+  it("counts a client's unknown keys and, past the limit, refuses it without looking keys up", async () => {
+    const guess = () => `abk_${crypto.randomUUID()}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < INVALID_KEY_LIMIT.limit + 1; i++)
+      statuses.push(await statusOf(keyed(guess(), "203.0.113.9")));
+    expect(statuses.slice(0, INVALID_KEY_LIMIT.limit)).toEqual(Array(INVALID_KEY_LIMIT.limit).fill(401));
+    expect(statuses.at(-1)).toBe(429);
+    // Refused from memory: a database that fails on any use is never asked.
+    h.db = { transaction: () => Promise.reject(new Error("the database was asked")) };
+    const refused = await guardApi(keyed(guess(), "203.0.113.9"));
+    expect("response" in refused && refused.response.status).toBe(429);
+    expect("response" in refused && refused.response.headers.get("Retry-After")).toMatch(/^\d+$/);
+    // Another client is not affected.
+    h.db = t.db;
+    expect(await statusOf(keyed(guess(), "198.51.100.7"))).toBe(401);
+  });
+});
