@@ -123,9 +123,9 @@ export function UsageChart({ daily }: { daily: DashboardUsage["daily"] }) {
         <h2 id="chart-title" className="font-semibold">
           API calls, last 30 days
         </h2>
-        <p className="text-sm text-muted-foreground tabular">
-          {number.format(total)} in total · peak {number.format(peak)} a day
-        </p>
+        {total > 0 ? (
+          <p className="text-sm text-muted-foreground tabular">Peak {number.format(peak)} a day</p>
+        ) : null}
       </div>
       {total === 0 ? (
         <p className="mt-4 rounded-md border border-dashed border-border p-4 text-sm text-muted-foreground">
