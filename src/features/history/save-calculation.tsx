@@ -8,9 +8,9 @@ import { notify } from "@/components/hooks/notify";
 import { useViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import type { RoundingMode } from "@/core/decimal/rounding";
+import type { RoundingMode } from "@/core/rounding";
 import { saveCalculationAction } from "./actions";
-import { SAVE_LIMITS } from "./schemas";
+import { SAVE_LIMITS } from "./limits";
 
 export type SavableCalculation = {
   mode: "decimal" | "currency";

@@ -1,13 +1,15 @@
 import { z } from "zod";
-import { ROUNDING_MODES } from "@/core/decimal/rounding";
+import { LIMITS } from "@/core/decimal";
+import { ROUNDING_MODES } from "@/core/rounding";
+import { SAVE_LIMITS } from "./limits";
 
-export const SAVE_LIMITS = { expression: 10_000, result: 20_000, note: 500, currencies: 40 } as const;
+export { SAVE_LIMITS };
 
 export const saveCalculationSchema = z.object({
   mode: z.enum(["decimal", "currency"]),
   expression: z.string().trim().min(1, "Nothing to save yet.").max(SAVE_LIMITS.expression),
   result: z.string().trim().min(1, "Nothing to save yet.").max(SAVE_LIMITS.result),
-  precision: z.number().int().min(1).max(1000),
+  precision: z.number().int().min(LIMITS.minPrecision).max(LIMITS.maxPrecision),
   rounding: z.enum(ROUNDING_MODES),
   currencies: z
     .array(z.string().regex(/^[A-Z]{3}$/, "A currency is a three-letter code."))
