@@ -8,6 +8,8 @@ import { ForgotPasswordForm } from "@/features/auth/forgot-password-form";
 import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
 import { ResetPasswordForm } from "@/features/auth/reset-password-form";
 import { SignInForm } from "@/features/auth/sign-in-form";
+import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
+import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
 import { getViewer } from "@/server/authz";
 
 const TITLES: Record<string, string> = {
@@ -104,26 +106,33 @@ export default async function SignInPage({
   }
 
   const keep = redirect_url && target !== "/dashboard" ? `?redirect_url=${encodeURIComponent(target)}` : "";
+  // Arrived from an invitation link: say who invited them to what (or that the link is dead).
+  const invitationId = invitationIdIn(target);
+  const invitation = invitationId ? await previewInvitation(invitationId) : null;
+  if (invitation?.status === "invalid") return <InvalidInvitation />;
   return (
-    <AuthCard
-      title="Sign in"
-      description="Welcome back. Sign in to your Abacus account."
-      footer={
-        <>
-          New to Abacus?{" "}
-          <Link href={`/sign-up${keep}`} className={linkClass}>
-            Create an account
-          </Link>
-        </>
-      }
-    >
-      <SignInForm redirectUrl={target} />
-      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
-        <span className="h-px flex-1 bg-border" />
-        or
-        <span className="h-px flex-1 bg-border" />
-      </div>
-      <PasskeySignIn redirectUrl={target} />
-    </AuthCard>
+    <>
+      {invitation ? <InvitationBanner preview={invitation} /> : null}
+      <AuthCard
+        title="Sign in"
+        description="Welcome back. Sign in to your Abacus account."
+        footer={
+          <>
+            New to Abacus?{" "}
+            <Link href={`/sign-up${keep}`} className={linkClass}>
+              Create an account
+            </Link>
+          </>
+        }
+      >
+        <SignInForm redirectUrl={target} />
+        <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+          <span className="h-px flex-1 bg-border" />
+          or
+          <span className="h-px flex-1 bg-border" />
+        </div>
+        <PasskeySignIn redirectUrl={target} />
+      </AuthCard>
+    </>
   );
 }
