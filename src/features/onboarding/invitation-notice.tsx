@@ -6,16 +6,17 @@ const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
 /** "You've been invited to … by …", above the sign-in or sign-up form an invitation link led to. */
 export function InvitationBanner({ preview }: { preview: Extract<InvitationPreview, { status: "valid" }> }) {
   return (
-    <div className="mx-auto w-full max-w-md px-4 pt-12 sm:pt-16" data-testid="invitation-banner">
-      <div className="rounded-lg border border-primary/40 bg-primary/5 p-4 text-sm">
-        <p className="font-medium">
-          You've been invited to {preview.organizationName} by {preview.inviterName}.
-        </p>
-        <p className="mt-1 text-muted-foreground">
-          Sign in, or create an account with the address the invitation was sent to; you will come back here
-          to accept it.
-        </p>
-      </div>
+    <div
+      className="rounded-lg border border-primary/40 bg-primary/5 p-4 text-sm"
+      data-testid="invitation-banner"
+    >
+      <p className="font-medium">
+        You've been invited to {preview.organizationName} by {preview.inviterName}.
+      </p>
+      <p className="mt-1 text-muted-foreground">
+        Sign in, or create an account with the address the invitation was sent to; you will come back here to
+        accept it.
+      </p>
     </div>
   );
 }

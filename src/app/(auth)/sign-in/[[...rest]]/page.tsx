@@ -111,28 +111,26 @@ export default async function SignInPage({
   const invitation = invitationId ? await previewInvitation(invitationId) : null;
   if (invitation?.status === "invalid") return <InvalidInvitation />;
   return (
-    <>
-      {invitation ? <InvitationBanner preview={invitation} /> : null}
-      <AuthCard
-        title="Sign in"
-        description="Welcome back. Sign in to your Abacus account."
-        footer={
-          <>
-            New to Abacus?{" "}
-            <Link href={`/sign-up${keep}`} className={linkClass}>
-              Create an account
-            </Link>
-          </>
-        }
-      >
-        <SignInForm redirectUrl={target} />
-        <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
-          <span className="h-px flex-1 bg-border" />
-          or
-          <span className="h-px flex-1 bg-border" />
-        </div>
-        <PasskeySignIn redirectUrl={target} />
-      </AuthCard>
-    </>
+    <AuthCard
+      notice={invitation ? <InvitationBanner preview={invitation} /> : null}
+      title="Sign in"
+      description="Welcome back. Sign in to your Abacus account."
+      footer={
+        <>
+          New to Abacus?{" "}
+          <Link href={`/sign-up${keep}`} className={linkClass}>
+            Create an account
+          </Link>
+        </>
+      }
+    >
+      <SignInForm redirectUrl={target} />
+      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <PasskeySignIn redirectUrl={target} />
+    </AuthCard>
   );
 }

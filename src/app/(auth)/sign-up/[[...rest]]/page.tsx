@@ -24,25 +24,23 @@ export default async function SignUpPage({
   const invitation = invitationId ? await previewInvitation(invitationId) : null;
   if (invitation?.status === "invalid") return <InvalidInvitation />;
   return (
-    <>
-      {invitation ? <InvitationBanner preview={invitation} /> : null}
-      <AuthCard
-        title="Create your account"
-        description="Free to start. No card needed."
-        footer={
-          <>
-            Already have an account?{" "}
-            <Link
-              href={`/sign-in${keep}`}
-              className="font-medium text-primary underline-offset-4 hover:underline"
-            >
-              Sign in
-            </Link>
-          </>
-        }
-      >
-        <SignUpForm redirectUrl={target} />
-      </AuthCard>
-    </>
+    <AuthCard
+      notice={invitation ? <InvitationBanner preview={invitation} /> : null}
+      title="Create your account"
+      description="Free to start. No card needed."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link
+            href={`/sign-in${keep}`}
+            className="font-medium text-primary underline-offset-4 hover:underline"
+          >
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <SignUpForm redirectUrl={target} />
+    </AuthCard>
   );
 }
