@@ -30,6 +30,9 @@ test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ pag
   await page.goto("/dashboard");
   await expect(page).toHaveURL("/onboarding");
 
+  // The name typed at sign-up is shown, not asked for again; it can still be changed here.
+  await expect(page.getByTestId("profile-name-shown")).toHaveText("Nina Newbie");
+  await page.getByRole("button", { name: "Change name" }).click();
   await page.getByLabel("Your name").fill("Nina N. Newbie");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("Step 2 of 4")).toBeVisible();
