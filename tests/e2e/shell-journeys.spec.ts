@@ -149,3 +149,25 @@ test("on a phone the menu holds the real organization switcher", async ({ page }
   await page.getByRole("button", { name: "Open menu" }).click();
   await expect(menu.getByRole("button", { name: /First Switch/ })).toHaveAttribute("aria-pressed", "true");
 });
+
+test("one outcome, one toast: a later success dismisses the stale error toast", async ({ page }) => {
+  await signIn(page, demo.member);
+  await page.goto("/user-profile");
+  const broken = async (route: import("@playwright/test").Route) => {
+    if (route.request().method() === "POST") {
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<html><body>proxy error</body></html>",
+      });
+    } else await route.continue();
+  };
+  await page.route("**/user-profile", broken);
+  await page.getByRole("button", { name: "Save name" }).click();
+  const error = toast(page, "An unexpected response was received from the server.");
+  await expect(error).toBeVisible();
+  await page.unroute("**/user-profile", broken);
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(toast(page, "Name saved.")).toBeVisible();
+  await expect(error).toBeHidden();
+});
