@@ -194,7 +194,7 @@ test("an invited user accepts by link; the owner changes their role and removes 
   const roleSelect = owner.getByLabel("Role of Ian Invitee");
   // A role change asks first; cancelling changes nothing.
   await roleSelect.selectOption("admin");
-  const question = owner.getByRole("alertdialog", { name: "Make Ian Invitee admin?" });
+  const question = owner.getByRole("alertdialog", { name: "Make Ian Invitee an admin?" });
   await question.getByRole("button", { name: "Cancel" }).click();
   await expect(question).toBeHidden();
   await expect(roleSelect).toHaveValue("member");

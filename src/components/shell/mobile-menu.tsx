@@ -42,7 +42,7 @@ export function MobileMenu({
         onClick={(event) => {
           if (event.target === dialog.current) close();
         }}
-        className="m-0 w-full max-w-none border-b border-border bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
+        className="m-0 max-h-dvh w-full max-w-none overflow-y-auto border-b border-border bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
       >
         <div className="flex items-center justify-between">
           <h2 id="mobile-menu-title" className="font-semibold">

@@ -132,7 +132,7 @@ type Confirmation =
 
 /**
  * The members of the organization. From 640 px a table; on phones each member is a block (name,
- * then role, joined date and Remove on one line), so nothing is off-screen at 360 px. Changing a
+ * joined date, then role and Remove on one line), so nothing is off-screen at 360 px. Changing a
  * role and removing a member both ask first.
  */
 export function MembersTable({ members, viewerRole }: { members: MemberRow[]; viewerRole: Role }) {
@@ -194,14 +194,14 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
               <tr
                 key={m.id}
                 data-testid="member-row"
-                className="border-b border-border max-sm:grid max-sm:grid-cols-[auto_1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
+                className="border-b border-border max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
               >
-                <td className="min-w-0 py-3 pr-3 max-sm:col-span-3 max-sm:block max-sm:p-0">
+                <td className="min-w-0 py-3 pr-3 max-sm:col-span-2 max-sm:row-start-1 max-sm:block max-sm:p-0">
                   <p className="font-medium break-words">
                     {m.name}
                     {m.isYou ? <span className="ml-1 text-muted-foreground">(you)</span> : null}
                   </p>
-                  <p className="break-all text-muted-foreground">{m.email}</p>
+                  <p className="text-muted-foreground max-sm:break-all">{m.email}</p>
                 </td>
                 <td className="px-3 py-3 max-sm:block max-sm:p-0">
                   {editable ? (
@@ -225,7 +225,7 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
                     roleLabels[m.role]
                   )}
                 </td>
-                <td className="tabular px-3 py-3 text-muted-foreground max-sm:block max-sm:p-0">
+                <td className="tabular whitespace-nowrap px-3 py-3 text-muted-foreground max-sm:col-span-2 max-sm:row-start-2 max-sm:block max-sm:p-0">
                   <span className="sm:hidden">Joined </span>
                   {m.joined}
                 </td>
@@ -254,12 +254,12 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
         }}
         title={
           confirmation?.kind === "role"
-            ? `Make ${confirmation.member.name} ${roleLabels[confirmation.role].toLowerCase()}?`
+            ? `Make ${confirmation.member.name} ${withArticle(confirmation.role)}?`
             : `Remove ${confirmation?.member.name ?? ""}?`
         }
         description={
           confirmation?.kind === "role"
-            ? `${confirmation.member.name} is ${roleLabels[confirmation.member.role].toLowerCase()} now. ${ROLE_CHANGE_EFFECT[confirmation.role]}`
+            ? `${confirmation.member.name} is ${withArticle(confirmation.member.role)} now. ${ROLE_CHANGE_EFFECT[confirmation.role]}`
             : `${confirmation?.member.name ?? ""} loses access to this organization's history, billing and keys at once. You can invite them again later.`
         }
         confirmLabel={confirmation?.kind === "role" ? "Change role" : "Remove member"}
@@ -268,6 +268,12 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
       />
     </div>
   );
+}
+
+/** "a member", "an admin", "an owner". */
+function withArticle(role: Role) {
+  const label = roleLabels[role].toLowerCase();
+  return `${/^[aeiou]/.test(label) ? "an" : "a"} ${label}`;
 }
 
 const ROLE_CHANGE_EFFECT: Record<Role, string> = {
