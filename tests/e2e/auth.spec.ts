@@ -30,6 +30,9 @@ test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ pag
   await page.goto("/dashboard");
   await expect(page).toHaveURL("/onboarding");
 
+  // The name typed at sign-up is shown, not asked for again; it can still be changed here.
+  await expect(page.getByTestId("profile-name-shown")).toHaveText("Nina Newbie");
+  await page.getByRole("button", { name: "Change name" }).click();
   await page.getByLabel("Your name").fill("Nina N. Newbie");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("Step 2 of 4")).toBeVisible();
@@ -183,6 +186,10 @@ test("an invited user accepts by link; the owner changes their role and removes 
   const invitee = await browser.newPage();
   await invitee.goto(new URL(link).pathname + new URL(link).search);
   await expect(invitee).toHaveURL(/\/sign-in\?redirect_url=/);
+  // Signed out, the link says who invited them to what, and nothing more.
+  await expect(invitee.getByTestId("invitation-banner")).toContainText(
+    "You've been invited to Invite Co by Ivy Inviter.",
+  );
   await invitee.getByRole("link", { name: "Create an account" }).click();
   await signUpAndVerify(invitee, { name: "Ian Invitee", email: inviteeEmail });
   await expect(invitee).toHaveURL(/\/onboarding\?invitation=/);
@@ -197,16 +204,29 @@ test("an invited user accepts by link; the owner changes their role and removes 
 
   await owner.reload();
   const roleSelect = owner.getByLabel("Role of Ian Invitee");
+  // A role change asks first; cancelling changes nothing.
   await roleSelect.selectOption("admin");
+  const question = owner.getByRole("alertdialog", { name: "Make Ian Invitee an admin?" });
+  await question.getByRole("button", { name: "Cancel" }).click();
+  await expect(question).toBeHidden();
+  await expect(roleSelect).toHaveValue("member");
+  const [unchanged] =
+    await sql`select m.role from member m join "user" u on u.id = m.user_id where u.email = ${inviteeEmail}`;
+  expect(unchanged?.role).toBe("member");
+  await roleSelect.selectOption("admin");
+  await question.getByRole("button", { name: "Change role" }).click();
   await expect(owner.getByText("Ian Invitee is now admin.")).toBeVisible();
   const [row] =
     await sql`select m.role from member m join "user" u on u.id = m.user_id where u.email = ${inviteeEmail}`;
   expect(row?.role).toBe("admin");
 
-  owner.once("dialog", (d) => d.accept());
   await owner
     .getByRole("row", { name: /Ian Invitee/ })
     .getByRole("button", { name: "Remove" })
+    .click();
+  await owner
+    .getByRole("alertdialog", { name: "Remove Ian Invitee?" })
+    .getByRole("button", { name: "Remove member" })
     .click();
   await expect(owner.getByText("Ian Invitee was removed.")).toBeVisible();
   await invitee.goto("/dashboard");

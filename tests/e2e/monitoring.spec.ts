@@ -114,6 +114,22 @@ test("an unknown path shows the 404 page and sends no error report", async ({ pa
   } finally {
     await sql.end();
   }
+  // The silence means something only if the SDK was running on this very page: a real uncaught
+  // error here must be reported (else this test would pass with monitoring broken).
+  await page.evaluate(() => {
+    setTimeout(() => {
+      throw new Error("E2E 404 page probe");
+    });
+  });
+  await expect
+    .poll(
+      () =>
+        envelopes.filter(
+          (e) => hasItem(e.items, "event") && JSON.stringify(e.items).includes("E2E 404 page probe"),
+        ).length,
+      { timeout: 15_000 },
+    )
+    .toBe(1);
 });
 
 test("a replay of a form shows none of the typed text", async ({ page }) => {

@@ -1,17 +1,80 @@
-import { expect, test } from "@playwright/test";
-import { ROUTES } from "../../src/core/routes";
+import { expect, type Page, test } from "@playwright/test";
+import { needsSession, ROUTES, type RoutePath } from "../../src/core/routes";
+import { demo, signIn, signUpAndVerify, uniqueEmail } from "./auth-helpers";
 
-// Every page route of SPEC §2, from the route table. Anonymous visitors to signed-in routes land on
-// sign-in, which also answers 200 inside the shell.
-const routes = ROUTES.map((route) => route.path);
+// Every page route of SPEC §2, from the route table. Public and auth routes are visited
+// anonymously; every signed-in route is visited by someone allowed to see it (an owner, a
+// platform admin for /admin*, a new user mid-onboarding for /onboarding), and must show its own
+// heading: the sign-in page would fail these.
+// Public pages are checked by status (a deleted page answers 404) and some level-1 heading, so
+// their copy can change freely; signed-in pages by their own heading.
+type Visit = {
+  as: "anonymous" | "owner" | "admin" | "new-user";
+  heading?: string;
+  path?: string;
+  status?: number;
+};
 
-for (const route of routes) {
-  test(`${route} answers 200 inside the shell`, async ({ page }) => {
-    const response = await page.goto(route);
-    expect(response?.status()).toBe(200);
+const VISITS: Record<RoutePath, Visit> = {
+  "/": { as: "anonymous" },
+  "/calculator": { as: "anonymous" },
+  "/pricing": { as: "anonymous" },
+  "/docs": { as: "anonymous" },
+  "/contact": { as: "anonymous" },
+  "/sign-in": { as: "anonymous", heading: "Sign in" },
+  "/sign-up": { as: "anonymous", heading: "Create your account" },
+  "/onboarding": { as: "new-user", heading: "Your profile" },
+  "/dashboard": { as: "owner", heading: "Dashboard" },
+  "/organization-profile": { as: "owner", heading: "Demo Company" },
+  "/user-profile": { as: "owner", heading: "Your profile" },
+  "/checkout": {
+    as: "owner",
+    heading: "Checkout",
+    path: "/checkout?plan=pro&interval=monthly&currency=USD",
+  },
+  // A receipt page needs the number of a receipt of the organization; checkout.spec.ts opens a
+  // real one. Here: signed in, an unknown number is the not-found page (not the sign-in page).
+  "/receipt": {
+    as: "owner",
+    heading: "Page not found",
+    path: "/receipt?number=AB-0000-000000000000",
+    status: 404,
+  },
+  "/admin": { as: "admin", heading: "Administration" },
+  "/admin/users": { as: "admin", heading: "Users" },
+  "/admin/currency-test": { as: "admin", heading: "Currency & FX" },
+  "/admin/outbox": { as: "admin", heading: "Outbox" },
+};
+
+async function becomeVisitor(page: Page, as: Visit["as"]) {
+  if (as === "owner") await signIn(page, demo.owner);
+  if (as === "admin") await signIn(page, demo.admin);
+  if (as === "new-user") {
+    await page.goto("/sign-up");
+    await signUpAndVerify(page, { name: "Rhea Routes", email: uniqueEmail("routes") });
+    await expect(page).toHaveURL(/\/onboarding/);
+  }
+}
+
+for (const route of ROUTES) {
+  const visit = VISITS[route.path];
+  test(`${route.path} answers ${visit.status ?? 200} inside the shell${visit.as === "anonymous" ? "" : `, signed in as ${visit.as}`}`, async ({
+    page,
+  }) => {
+    // A signed-in route is never checked anonymously here (that only ever shows sign-in).
+    expect(visit.as === "anonymous", `${route.path}: who may see it`).toBe(!needsSession(route.audience));
+    if (visit.as === "new-user") test.setTimeout(60_000);
+    await becomeVisitor(page, visit.as);
+    const response = await page.goto(visit.path ?? route.path);
+    expect(response?.status()).toBe(visit.status ?? 200);
+    await expect(page).toHaveURL((url) => !url.pathname.startsWith("/sign-in") || route.path === "/sign-in");
     await expect(page.getByRole("banner").getByRole("link", { name: "Abacus home" })).toBeVisible();
     await expect(page.getByRole("contentinfo")).toBeVisible();
-    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(
+      visit.heading
+        ? page.getByRole("heading", { level: 1, name: visit.heading, exact: true })
+        : page.getByRole("heading", { level: 1 }),
+    ).toBeVisible();
   });
 }
 

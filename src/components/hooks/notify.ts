@@ -1,9 +1,19 @@
 // Toasts without putting sonner in a page's first load: the module is fetched on first use (the
 // Toaster itself is loaded the same way, see components/shell/providers.tsx, so both share it).
+//
+// One outcome, one toast: a new toast dismisses the error toasts still on screen, so an old red
+// "Please correct…" never lingers behind the green one that followed it.
 type Kind = "success" | "error" | "info";
 
+const openErrors = new Set<string | number>();
+
 function show(kind: Kind, message: string) {
-  void import("sonner").then(({ toast }) => toast[kind](message));
+  void import("sonner").then(({ toast }) => {
+    for (const id of openErrors) toast.dismiss(id);
+    openErrors.clear();
+    const id = toast[kind](message);
+    if (kind === "error") openErrors.add(id);
+  });
 }
 
 export const notify = {

@@ -9,7 +9,8 @@ type Outcome = { ok: true } | Failure;
 
 /**
  * State for a form that submits to a server action: controlled values (so nothing typed is lost on
- * failure), per-field errors, a form-level error, a pending flag, and a toast for every outcome.
+ * failure), per-field errors, a form-level error, a pending flag, and a toast for success (errors are
+ * shown in the form, see `submit`).
  */
 export function useActionForm<V extends Record<string, string>, R extends Outcome>(
   initial: V,
@@ -49,11 +50,16 @@ export function useActionForm<V extends Record<string, string>, R extends Outcom
         return;
       }
       const failure = result as Failure;
-      setFieldErrors(failure.fieldErrors ?? {});
-      setFormError(failure.error);
-      notify.error(failure.error);
-      const first = Object.keys(failure.fieldErrors ?? {})[0];
-      if (first && options.idPrefix) document.getElementById(`${options.idPrefix}-${first}`)?.focus();
+      const errors = failure.fieldErrors ?? {};
+      // Feedback policy: a field's error is shown once, beside the field, and focus moves to the
+      // first invalid field; only an error that belongs to no visible field becomes the form's
+      // summary (rendered by <FormError>). Failures of a form are never also toasted.
+      const first = Object.keys(errors)
+        .map((name) => (options.idPrefix ? document.getElementById(`${options.idPrefix}-${name}`) : null))
+        .find((element) => element !== null);
+      setFieldErrors(errors);
+      setFormError(first ? "" : Object.values(errors).join(" ") || failure.error);
+      first?.focus();
     });
   }
 

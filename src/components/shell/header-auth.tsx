@@ -36,7 +36,7 @@ export function HeaderAuth() {
         <div className={AREA}>
           <SignedInMenus me={me} />
         </div>
-        <MobileMenu authLinks={links} signOut />
+        <MobileMenu authLinks={links} me={me} />
       </>
     );
   }

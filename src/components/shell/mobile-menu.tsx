@@ -5,7 +5,9 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef } from "react";
 import { navLinks } from "./nav-links";
+import { OrgSwitchList } from "./org-switcher";
 import { signOutAndLeave } from "./sign-out";
+import type { MeSummary } from "./viewer-store";
 
 /**
  * The navigation below 768 px, in a native modal <dialog>: the browser traps focus in it, makes
@@ -13,10 +15,11 @@ import { signOutAndLeave } from "./sign-out";
  */
 export function MobileMenu({
   authLinks,
-  signOut = false,
+  me,
 }: {
   authLinks: { href: string; label: string }[];
-  signOut?: boolean;
+  /** Signed in: the organization switcher and Sign out are added. */
+  me?: MeSummary;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const pathname = usePathname();
@@ -39,7 +42,7 @@ export function MobileMenu({
         onClick={(event) => {
           if (event.target === dialog.current) close();
         }}
-        className="m-0 w-full max-w-none border-b border-border bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
+        className="m-0 max-h-dvh w-full max-w-none overflow-y-auto border-b border-border bg-background p-4 text-foreground shadow-xl backdrop:bg-black/40"
       >
         <div className="flex items-center justify-between">
           <h2 id="mobile-menu-title" className="font-semibold">
@@ -66,14 +69,15 @@ export function MobileMenu({
               {link.label}
             </Link>
           ))}
-          {signOut ? (
+          {me ? <OrgSwitchList me={me} onDone={close} /> : null}
+          {me ? (
             <button
               type="button"
               onClick={() => {
                 close();
                 void signOutAndLeave();
               }}
-              className="rounded-md px-3 py-3 text-left text-base hover:bg-muted"
+              className="rounded-md border-t border-border px-3 py-3 text-left text-base hover:bg-muted"
             >
               Sign out
             </button>

@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { ThemeProvider, useTheme } from "next-themes";
 import type * as React from "react";
+import { FlashToast } from "./flash";
 
 // The toaster is loaded right after the page becomes interactive rather than with it: it has
 // nothing to show before the first action, and it keeps sonner out of the first load.
@@ -36,6 +37,7 @@ export function Providers({ children }: { children: React.ReactNode }) {
     >
       {children}
       <ThemedToaster />
+      <FlashToast />
     </ThemeProvider>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { FooterAccountLinks } from "./footer-account-links";
 import { Logo } from "./logo";
 import { navLinks } from "./nav-links";
 
@@ -11,15 +12,12 @@ export function SiteFooter() {
           <p className="max-w-xs text-sm text-muted-foreground">Exact money math for small teams.</p>
         </div>
         <nav aria-label="Footer" className="grid grid-cols-2 gap-x-10 gap-y-2 text-sm sm:grid-cols-3">
-          {[
-            ...navLinks,
-            { href: "/sign-in", label: "Sign in" },
-            { href: "/sign-up", label: "Get started" },
-          ].map((link) => (
+          {navLinks.map((link) => (
             <Link key={link.href} href={link.href} className="text-muted-foreground hover:text-foreground">
               {link.label}
             </Link>
           ))}
+          <FooterAccountLinks />
         </nav>
       </div>
     </footer>

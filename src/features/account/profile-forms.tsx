@@ -7,6 +7,7 @@ import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { setFlash } from "@/components/shell/flash";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -36,6 +37,7 @@ export function NameForm({ name }: { name: string }) {
       <Field id="profile-name" label="Name" error={form.fieldErrors.name}>
         {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
       </Field>
+      <FormError id="profile-name-form-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending} variant="outline">
           Save name
@@ -57,6 +59,7 @@ export function EmailForm({ email }: { email: string }) {
       <Field id="profile-email" label="Email" error={form.fieldErrors.email}>
         {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
       </Field>
+      <FormError id="profile-email-form-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending} variant="outline">
           Change email
@@ -180,8 +183,9 @@ export function SessionList({ sessions }: { sessions: SessionRow[] }) {
 export function DeleteAccountForm() {
   const form = useActionForm({ password: "", confirm: "" }, deleteAccountAction, {
     idPrefix: "delete",
-    success: "Your account has been deleted.",
     onSuccess: () => {
+      // "Your account has been deleted." is announced by the page this lands on (core/flash.ts).
+      setFlash("account-deleted");
       void refreshViewer();
       window.location.assign("/");
     },
@@ -200,6 +204,7 @@ export function DeleteAccountForm() {
       <Field id="delete-confirm" label="Type DELETE to confirm" error={form.fieldErrors.confirm}>
         {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
       </Field>
+      <FormError id="delete-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending} variant="destructive">
           Delete my account

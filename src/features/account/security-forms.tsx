@@ -129,6 +129,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
               />
             )}
           </Field>
+          <FormError id="two-factor-codes-error" message={regenerate.formError} />
           <div>
             <SubmitButton pending={regenerate.pending} variant="outline">
               Create new backup codes
@@ -210,6 +211,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
                   />
                 )}
               </Field>
+              <FormError id="two-factor-confirm-error" message={confirm.formError} />
               <div className="flex gap-2">
                 <SubmitButton pending={confirm.pending}>Turn on</SubmitButton>
                 <Button type="button" variant="ghost" onClick={() => setSetup(null)}>

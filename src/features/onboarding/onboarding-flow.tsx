@@ -74,7 +74,9 @@ export function OnboardingFlow({ data }: { data: OnboardingData }) {
   }
 
   return (
-    <div className="mx-auto grid max-w-2xl gap-8 px-4 py-12 sm:px-6">
+    <div
+      className={`mx-auto grid gap-8 px-4 py-12 sm:px-6 ${data.step === "plan" ? "max-w-4xl" : "max-w-2xl"}`}
+    >
       <div className="grid gap-2">
         <p className="text-sm text-muted-foreground">
           Step {stepNumber(data.step)} of {ONBOARDING_STEPS.length}
@@ -100,16 +102,34 @@ export function OnboardingFlow({ data }: { data: OnboardingData }) {
 }
 
 function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+  // The name was typed at sign-up: show it and move on, with the field one click away.
+  const [editing, setEditing] = useState(data.name.trim() === "");
   const form = useActionForm({ name: data.name }, saveProfileAction, {
     idPrefix: "profile",
     onSuccess: onDone,
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
-      <p className="mb-4 text-sm text-muted-foreground">This is how teammates will see you.</p>
-      <Field id="profile-name" label="Your name" error={form.fieldErrors.name}>
-        {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
-      </Field>
+      {editing ? (
+        <>
+          <p className="mb-4 text-sm text-muted-foreground">This is how teammates will see you.</p>
+          <Field id="profile-name" label="Your name" error={form.fieldErrors.name}>
+            {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
+          </Field>
+        </>
+      ) : (
+        <div className="mb-4 grid gap-1">
+          <p className="text-sm text-muted-foreground">Teammates will see you as</p>
+          <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span className="text-lg font-medium break-all" data-testid="profile-name-shown">
+              {form.values.name}
+            </span>
+            <Button type="button" variant="link" className="h-auto p-0" onClick={() => setEditing(true)}>
+              Change name
+            </Button>
+          </p>
+        </div>
+      )}
       <FormError id="profile-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending}>Continue</SubmitButton>
@@ -317,30 +337,30 @@ function PlanStep({ data }: { data: OnboardingData }) {
           </label>
         ))}
       </fieldset>
-      <ul className="grid gap-3">
+      <ul className="grid gap-3 md:grid-cols-3" aria-label="Plans">
         {data.plans.map((plan) => (
           <li
             key={plan.id}
-            className="flex flex-wrap items-center justify-between gap-4 rounded-md border border-border p-4"
+            className={`flex flex-col gap-4 rounded-md border p-4 ${plan.id === "pro" ? "border-primary" : "border-border"}`}
           >
-            <div>
+            <div className="grid gap-1">
               <p className="font-medium">{plan.name}</p>
               <p className="text-sm text-muted-foreground">{plan.tagline}</p>
             </div>
-            <div className="flex items-center gap-4">
-              <span className="tabular text-sm">
-                ${interval === "monthly" ? plan.monthly : plan.yearly} /{" "}
-                {interval === "monthly" ? "month" : "year"}
-              </span>
-              <Button
-                size="sm"
-                variant={plan.id === "pro" ? "default" : "outline"}
-                onClick={() => choose(plan.id)}
-                disabled={pending}
-              >
-                {plan.id === "free" ? "Start free" : `Choose ${plan.name}`}
-              </Button>
-            </div>
+            <p className="tabular mt-auto text-sm">
+              <span className="text-2xl font-semibold">
+                ${interval === "monthly" ? plan.monthly : plan.yearly}
+              </span>{" "}
+              / {interval === "monthly" ? "month" : "year"}
+            </p>
+            <Button
+              variant={plan.id === "pro" ? "default" : "outline"}
+              onClick={() => choose(plan.id)}
+              disabled={pending}
+              className="w-full"
+            >
+              {plan.id === "free" ? "Start free" : `Choose ${plan.name}`}
+            </Button>
           </li>
         ))}
       </ul>

@@ -6,7 +6,17 @@ import { useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { setFlash } from "@/components/shell/flash";
 import { refreshViewer } from "@/components/shell/viewer-store";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogFooter,
+  AlertDialogTrigger,
+  ConfirmDialog,
+} from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
@@ -115,9 +125,20 @@ export type MemberRow = {
   isYou: boolean;
 };
 
+type Confirmation =
+  | { kind: "role"; member: MemberRow; role: Role }
+  | { kind: "remove"; member: MemberRow }
+  | null;
+
+/**
+ * The members of the organization. From 640 px a table; on phones each member is a block (name,
+ * joined date, then role and Remove on one line), so nothing is off-screen at 360 px. Changing a
+ * role and removing a member both ask first.
+ */
 export function MembersTable({ members, viewerRole }: { members: MemberRow[]; viewerRole: Role }) {
   const refresh = useRefresh();
   const [pending, startTransition] = useTransition();
+  const [confirmation, setConfirmation] = useState<Confirmation>(null);
   const canManage = viewerRole !== "member";
   const assignable = assignableRoles(viewerRole);
 
@@ -131,11 +152,26 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
     });
   }
 
+  function confirm() {
+    if (!confirmation) return;
+    const { member: m } = confirmation;
+    if (confirmation.kind === "role") {
+      const role = confirmation.role;
+      run(
+        () => updateMemberRoleAction({ memberId: m.id, role }),
+        `${m.name} is now ${roleLabels[role].toLowerCase()}.`,
+      );
+    } else {
+      run(() => removeMemberAction({ id: m.id }), `${m.name} was removed.`);
+    }
+    setConfirmation(null);
+  }
+
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[32rem] text-sm">
+    <div className="relative">
+      <table className="w-full text-sm max-sm:block">
         <caption className="sr-only">Members</caption>
-        <thead>
+        <thead className="max-sm:hidden">
           <tr className="border-b border-border text-left text-muted-foreground">
             <th scope="col" className="py-2 pr-3 font-medium">
               Member
@@ -151,31 +187,33 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-sm:block">
           {members.map((m) => {
             const editable = canManage && !m.isYou && (viewerRole === "owner" || m.role !== "owner");
             return (
-              <tr key={m.id} className="border-b border-border">
-                <td className="py-3 pr-3">
-                  <p className="font-medium">
+              <tr
+                key={m.id}
+                data-testid="member-row"
+                className="border-b border-border max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
+              >
+                <td className="min-w-0 py-3 pr-3 max-sm:col-span-2 max-sm:row-start-1 max-sm:block max-sm:p-0">
+                  <p className="font-medium break-words">
                     {m.name}
                     {m.isYou ? <span className="ml-1 text-muted-foreground">(you)</span> : null}
                   </p>
-                  <p className="text-muted-foreground">{m.email}</p>
+                  <p className="text-muted-foreground max-sm:break-all">{m.email}</p>
                 </td>
-                <td className="px-3 py-3">
+                <td className="px-3 py-3 max-sm:block max-sm:p-0">
                   {editable ? (
                     <NativeSelect
                       aria-label={`Role of ${m.name}`}
                       value={m.role}
                       disabled={pending}
                       className="h-8 w-32"
-                      onChange={(e) =>
-                        run(
-                          () => updateMemberRoleAction({ memberId: m.id, role: e.target.value }),
-                          `${m.name} is now ${roleLabels[e.target.value as Role].toLowerCase()}.`,
-                        )
-                      }
+                      onChange={(e) => {
+                        const role = e.target.value as Role;
+                        if (role !== m.role) setConfirmation({ kind: "role", member: m, role });
+                      }}
                     >
                       {assignable.map((r) => (
                         <option key={r} value={r}>
@@ -187,18 +225,18 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
                     roleLabels[m.role]
                   )}
                 </td>
-                <td className="tabular px-3 py-3 text-muted-foreground">{m.joined}</td>
-                <td className="py-3 pl-3 text-right">
+                <td className="tabular whitespace-nowrap px-3 py-3 text-muted-foreground max-sm:col-span-2 max-sm:row-start-2 max-sm:block max-sm:p-0">
+                  <span className="sm:hidden">Joined </span>
+                  {m.joined}
+                </td>
+                <td className="py-3 pl-3 text-right max-sm:block max-sm:p-0">
                   {editable ? (
                     <Button
                       size="sm"
                       variant="ghost"
                       disabled={pending}
-                      onClick={() => {
-                        if (window.confirm(`Remove ${m.name} from this organization?`)) {
-                          run(() => removeMemberAction({ id: m.id }), `${m.name} was removed.`);
-                        }
-                      }}
+                      aria-label={`Remove ${m.name}`}
+                      onClick={() => setConfirmation({ kind: "remove", member: m })}
                     >
                       Remove
                     </Button>
@@ -209,9 +247,40 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
           })}
         </tbody>
       </table>
+      <ConfirmDialog
+        open={confirmation !== null}
+        onOpenChange={(open) => {
+          if (!open) setConfirmation(null);
+        }}
+        title={
+          confirmation?.kind === "role"
+            ? `Make ${confirmation.member.name} ${withArticle(confirmation.role)}?`
+            : `Remove ${confirmation?.member.name ?? ""}?`
+        }
+        description={
+          confirmation?.kind === "role"
+            ? `${confirmation.member.name} is ${withArticle(confirmation.member.role)} now. ${ROLE_CHANGE_EFFECT[confirmation.role]}`
+            : `${confirmation?.member.name ?? ""} loses access to this organization's history, billing and keys at once. You can invite them again later.`
+        }
+        confirmLabel={confirmation?.kind === "role" ? "Change role" : "Remove member"}
+        destructive={confirmation?.kind === "remove"}
+        onConfirm={confirm}
+      />
     </div>
   );
 }
+
+/** "a member", "an admin", "an owner". */
+function withArticle(role: Role) {
+  const label = roleLabels[role].toLowerCase();
+  return `${/^[aeiou]/.test(label) ? "an" : "a"} ${label}`;
+}
+
+const ROLE_CHANGE_EFFECT: Record<Role, string> = {
+  owner: "Owners can do everything, including deleting the organization.",
+  admin: "Admins manage members, invitations, billing and settings.",
+  member: "Members use the organization's tools but manage nothing.",
+};
 
 export function InviteForm({ viewerRole }: { viewerRole: Role }) {
   const refresh = useRefresh();
@@ -250,6 +319,9 @@ export function InviteForm({ viewerRole }: { viewerRole: Role }) {
         </Field>
         <div className="sm:pt-6">
           <SubmitButton pending={form.pending}>Invite</SubmitButton>
+        </div>
+        <div className="sm:col-span-3">
+          <FormError id="invite-error" message={form.formError} />
         </div>
       </form>
       {link ? (
@@ -333,31 +405,55 @@ export function PendingInvitations({
   );
 }
 
-export function LeaveOrganization({ name }: { name: string }) {
+/**
+ * Leaving asks first. A sole owner cannot leave (the server refuses too): the button is disabled
+ * up front and says why, instead of refusing after the confirmation.
+ */
+export function LeaveOrganization({ name, soleOwner = false }: { name: string; soleOwner?: boolean }) {
   const [pending, startTransition] = useTransition();
+  function leave() {
+    startTransition(async () => {
+      const result = await callAction(() => leaveOrganizationAction({}));
+      if (!result) return;
+      if (!result.ok) return notify.error(result.error);
+      setFlash("org-left");
+      await refreshViewer();
+      window.location.assign("/organization-profile");
+    });
+  }
   return (
     <div className="grid gap-3">
       <p className="text-sm text-muted-foreground">
         You will lose access to {name}'s history, billing and keys.
       </p>
+      {soleOwner ? (
+        <p id="leave-blocked" className="text-sm">
+          You are the only owner of {name}. Make another member an owner first, or delete the organization.
+        </p>
+      ) : null}
       <div>
-        <Button
-          variant="outline"
-          disabled={pending}
-          onClick={() => {
-            if (!window.confirm(`Leave ${name}?`)) return;
-            startTransition(async () => {
-              const result = await callAction(() => leaveOrganizationAction({}));
-              if (!result) return;
-              if (!result.ok) return notify.error(result.error);
-              notify.success(`You left ${name}.`);
-              await refreshViewer();
-              window.location.assign("/organization-profile");
-            });
-          }}
-        >
-          Leave organization
-        </Button>
+        <AlertDialog>
+          <AlertDialogTrigger asChild>
+            <Button
+              variant="outline"
+              disabled={pending || soleOwner}
+              aria-describedby={soleOwner ? "leave-blocked" : undefined}
+            >
+              Leave organization
+            </Button>
+          </AlertDialogTrigger>
+          <AlertDialogContent
+            title={`Leave ${name}?`}
+            description={`You lose access to ${name}'s history, billing and keys at once. To come back, someone must invite you again.`}
+          >
+            <AlertDialogFooter>
+              <AlertDialogCancel />
+              <AlertDialogAction destructive onClick={leave}>
+                Leave organization
+              </AlertDialogAction>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
       </div>
     </div>
   );
@@ -366,8 +462,9 @@ export function LeaveOrganization({ name }: { name: string }) {
 export function DeleteOrganizationForm({ slug }: { slug: string }) {
   const form = useActionForm({ confirm: "" }, deleteOrganizationAction, {
     idPrefix: "delete-org",
-    success: "Organization deleted.",
     onSuccess: () => {
+      // Announced after the full load below (a toast now would be lost to it).
+      setFlash("org-deleted");
       void refreshViewer();
       window.location.assign("/organization-profile");
     },
@@ -380,6 +477,7 @@ export function DeleteOrganizationForm({ slug }: { slug: string }) {
       <Field id="delete-org-confirm" label={`Type ${slug} to confirm`} error={form.fieldErrors.confirm}>
         {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
       </Field>
+      <FormError id="delete-org-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending} variant="destructive">
           Delete organization

@@ -47,12 +47,12 @@ export function OutboxList({ items }: { items: OutboxItem[] }) {
     );
   }
   return (
-    <ul className="grid gap-2" aria-label="Outgoing mail">
+    <ul className="grid min-w-0 grid-cols-1 gap-2" aria-label="Outgoing mail">
       {items.map((item) => (
-        <li key={item.id} className="rounded-lg border border-border bg-card">
+        <li key={item.id} className="min-w-0 rounded-lg border border-border bg-card">
           <details className="group">
             <summary className="flex cursor-pointer list-none flex-wrap items-center justify-between gap-x-4 gap-y-1 p-4">
-              <div className="min-w-0">
+              <div className="min-w-0 max-w-full flex-1">
                 <p className="truncate font-medium">{item.subject}</p>
                 <p className="truncate text-sm text-muted-foreground">
                   To {item.to} · <span className="tabular-nums">{item.createdAt}</span>

@@ -103,7 +103,12 @@ export default async function OrganizationProfilePage({
         </SettingsSection>
       ) : null}
       <SettingsSection id="leave" title="Leave organization">
-        <LeaveOrganization name={org.name} />
+        <LeaveOrganization
+          name={org.name}
+          soleOwner={
+            memberRole === "owner" && members.filter((m) => memberRoleOf(m.role) === "owner").length === 1
+          }
+        />
       </SettingsSection>
       {memberRole === "owner" ? (
         <SettingsSection id="delete" title="Delete organization" tone="danger">

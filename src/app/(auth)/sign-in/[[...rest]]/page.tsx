@@ -8,6 +8,8 @@ import { ForgotPasswordForm } from "@/features/auth/forgot-password-form";
 import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
 import { ResetPasswordForm } from "@/features/auth/reset-password-form";
 import { SignInForm } from "@/features/auth/sign-in-form";
+import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
+import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
 import { getViewer } from "@/server/authz";
 
 const TITLES: Record<string, string> = {
@@ -104,8 +106,13 @@ export default async function SignInPage({
   }
 
   const keep = redirect_url && target !== "/dashboard" ? `?redirect_url=${encodeURIComponent(target)}` : "";
+  // Arrived from an invitation link: say who invited them to what (or that the link is dead).
+  const invitationId = invitationIdIn(target);
+  const invitation = invitationId ? await previewInvitation(invitationId) : null;
+  if (invitation?.status === "invalid") return <InvalidInvitation />;
   return (
     <AuthCard
+      notice={invitation ? <InvitationBanner preview={invitation} /> : null}
       title="Sign in"
       description="Welcome back. Sign in to your Abacus account."
       footer={

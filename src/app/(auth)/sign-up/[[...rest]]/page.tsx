@@ -4,6 +4,8 @@ import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
 import { SignUpForm } from "@/features/auth/sign-up-form";
+import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
+import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
 import { getViewer } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Create your account" };
@@ -18,8 +20,12 @@ export default async function SignUpPage({
   const target = safeRedirectPath(redirect_url, "/onboarding");
   if (await getViewer()) redirect(safeRedirectPath(redirect_url));
   const keep = redirect_url ? `?redirect_url=${encodeURIComponent(target)}` : "";
+  const invitationId = invitationIdIn(target);
+  const invitation = invitationId ? await previewInvitation(invitationId) : null;
+  if (invitation?.status === "invalid") return <InvalidInvitation />;
   return (
     <AuthCard
+      notice={invitation ? <InvitationBanner preview={invitation} /> : null}
       title="Create your account"
       description="Free to start. No card needed."
       footer={
