@@ -24,7 +24,7 @@ const VISITS: Record<RoutePath, Visit> = {
   "/sign-in": { as: "anonymous", heading: "Sign in" },
   "/sign-up": { as: "anonymous", heading: "Create your account" },
   "/onboarding": { as: "new-user", heading: "Your profile" },
-  "/dashboard": { as: "owner", heading: "Dashboard" },
+  "/dashboard": { as: "owner", heading: "Demo Company" },
   "/organization-profile": { as: "owner", heading: "Demo Company" },
   "/user-profile": { as: "owner", heading: "Your profile" },
   "/checkout": {
