@@ -25,21 +25,23 @@ const { port, host } = config;
 const app = next({ dev, hostname: "localhost", port });
 await app.prepare();
 
-// /pricing is kept per FX version (checked against the database on every request, so never stale,
-// also behind a load balancer); one connection of its own for that read.
-const pageCache = process.env.DATABASE_URL
-  ? createPageCache({
-      routes: [{ path: "/pricing", params: ["currency"] }],
-      readVersion: fxVersionReader(
-        postgres(process.env.DATABASE_URL, {
-          max: 1,
-          idle_timeout: 30,
-          connect_timeout: 5,
-          onnotice: () => {},
-        }),
-      ),
-    })
+// Whole-page answers kept in memory (scripts/page-cache.mjs): the prerendered public pages, and
+// /pricing per FX version, checked against the database on every request (so never stale, also
+// behind a load balancer), on one connection of its own. Not in development (pages change there).
+const versionSql = process.env.DATABASE_URL
+  ? postgres(process.env.DATABASE_URL, { max: 1, idle_timeout: 30, connect_timeout: 5, onnotice: () => {} })
   : undefined;
+const pageCache = dev
+  ? undefined
+  : createPageCache({
+      routes: [
+        { path: "/", params: [], prerendered: true },
+        { path: "/docs", params: [], prerendered: true },
+        { path: "/contact", params: [], prerendered: true },
+        ...(versionSql ? [{ path: "/pricing", params: ["currency"] }] : []),
+      ],
+      readVersion: versionSql ? fxVersionReader(versionSql) : () => Promise.reject(new Error("no database")),
+    });
 
 const server = createServer(createEdgeHandler(app.getRequestHandler(), { ...config, pageCache }));
 server.on("error", (error) => {

@@ -82,6 +82,7 @@ export function createPageCache({ routes, readVersion, maxEntries = 64 }) {
     const body = gzip ? entry.gzip : entry.body;
     res.writeHead(200, {
       ...entry.headers,
+      "x-abacus-cache": "hit",
       ...(gzip ? { "content-encoding": "gzip" } : {}),
       "content-length": body.length,
     });

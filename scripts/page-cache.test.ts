@@ -85,6 +85,8 @@ describe("the page cache", () => {
     const plain = await get(port, "/pricing");
     const zipped = await get(port, "/pricing", { "accept-encoding": "gzip, br" });
     expect(renders()).toBe(1);
+    expect(plain.headers["x-abacus-cache"]).toBeUndefined();
+    expect(zipped.headers["x-abacus-cache"]).toBe("hit");
     expect(zipped.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(zipped.body)).toEqual(plain.body);
     expect(zipped.headers["content-type"]).toBe("text/html; charset=utf-8");
