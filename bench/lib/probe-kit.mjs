@@ -84,6 +84,7 @@ export function procStats(pid) {
 /** Samples `/api/health` one request at a time and the server's RSS, until stop() is called. */
 export function startMonitor(origin, pid, intervalMs = 50) {
   const latencies = [];
+  let healthFailures = 0;
   let peakRss = procStats(pid).rssMb;
   const cpuStart = procStats(pid).cpuSeconds;
   let running = true;
@@ -97,7 +98,10 @@ export function startMonitor(origin, pid, intervalMs = 50) {
       try {
         const response = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(120_000) });
         await response.arrayBuffer();
-      } catch {}
+        if (response.status !== 200) healthFailures++;
+      } catch {
+        healthFailures++;
+      }
       latencies.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
@@ -110,6 +114,8 @@ export function startMonitor(origin, pid, intervalMs = 50) {
     const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
     return {
       healthSamples: sorted.length,
+      // Health answers that were not 200 (or no answer at all): a phase with any of them failed.
+      healthFailures,
       healthP50: p(0.5),
       healthP99: p(0.99),
       healthMax: sorted[sorted.length - 1] ?? Number.NaN,
