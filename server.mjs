@@ -3,94 +3,47 @@
 // could be dodged by sending a fake one. Here the header is replaced by the socket's address, or,
 // when TRUST_PROXY=N, by the address N proxies back in the chain they appended. The same goes for
 // X-Forwarded-Host/Proto (Next.js's server-action origin check trusts them), a malformed Origin
-// gets a clean 400, and an https APP_URL adds Strict-Transport-Security (scripts/request-guard.mjs).
+// gets a clean 400, an https APP_URL adds Strict-Transport-Security, and one client can have only
+// CLIENT_MAX_ACTIVE requests in progress at once (scripts/edge.mjs, scripts/request-guard.mjs).
 //
 //   node server.mjs [--dev]      (started by `npm start` / `npm run dev` through run-with-db.mjs)
 import { createServer } from "node:http";
 import process from "node:process";
 import next from "next";
-import { clientAddress } from "./scripts/client-address.mjs";
-import {
-  bypassesGate,
-  ClientGate,
-  hstsHeader,
-  pinForwardedHeaders,
-  refuseRequest,
-} from "./scripts/request-guard.mjs";
+import postgres from "postgres";
+import { createEdgeHandler, readServerConfig } from "./scripts/edge.mjs";
+import { createPageCache, fxVersionReader } from "./scripts/page-cache.mjs";
 
 const dev = process.argv.includes("--dev");
-const port = Number.parseInt(process.env.PORT ?? "3000", 10);
-const host = process.env.HOST ?? "0.0.0.0";
-const trustProxy = Number.parseInt(process.env.TRUST_PROXY ?? "0", 10);
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`Invalid configuration:\n  - PORT: must be a port number, got "${process.env.PORT}"`);
+const { config, errors } = readServerConfig(process.env);
+if (errors) {
+  console.error(`Invalid configuration:\n${errors.join("\n")}`);
   process.exit(1);
 }
-if (!Number.isInteger(trustProxy) || trustProxy < 0 || trustProxy > 10) {
-  console.error(
-    `Invalid configuration:\n  - TRUST_PROXY: must be a number of proxies (0 to 10), got "${process.env.TRUST_PROXY}"`,
-  );
-  process.exit(1);
-}
-
-let appUrl;
-if (process.env.APP_URL) {
-  try {
-    appUrl = new URL(process.env.APP_URL);
-  } catch {
-    console.error(
-      `Invalid configuration:\n  - APP_URL: must be an absolute URL, got "${process.env.APP_URL}"`,
-    );
-    process.exit(1);
-  }
-}
-const hsts = hstsHeader(appUrl);
-const gate = new ClientGate();
+const { port, host } = config;
 
 const app = next({ dev, hostname: "localhost", port });
-const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createServer((req, res) => {
-  const forwarded = req.headers["x-forwarded-for"];
-  req.headers["x-forwarded-for"] = clientAddress(
-    req.socket.remoteAddress,
-    trustProxy > 0 ? (Array.isArray(forwarded) ? forwarded.join(",") : forwarded) : undefined,
-    trustProxy,
-  );
-  pinForwardedHeaders(req.headers, { trustProxy, appUrl });
-  if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-  const refusal = refuseRequest(req.headers);
-  if (refusal) {
-    // Closing the connection: an unread body (say 100 MB) is then never received and discarded.
-    res.writeHead(refusal.status, {
-      "content-type": "application/json",
-      "cache-control": "no-store",
-      connection: "close",
+// Whole-page answers kept in memory (scripts/page-cache.mjs): the prerendered public pages, and
+// /pricing per FX version, checked against the database on every request (so never stale, also
+// behind a load balancer), on one connection of its own. Not in development (pages change there).
+const versionSql = process.env.DATABASE_URL
+  ? postgres(process.env.DATABASE_URL, { max: 1, idle_timeout: 30, connect_timeout: 5, onnotice: () => {} })
+  : undefined;
+const pageCache = dev
+  ? undefined
+  : createPageCache({
+      routes: [
+        { path: "/", params: [], prerendered: true },
+        { path: "/docs", params: [], prerendered: true },
+        { path: "/contact", params: [], prerendered: true },
+        ...(versionSql ? [{ path: "/pricing", params: ["currency"] }] : []),
+      ],
+      readVersion: versionSql ? fxVersionReader(versionSql) : () => Promise.reject(new Error("no database")),
     });
-    res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }), () => {
-      req.socket.destroySoon?.();
-    });
-    return;
-  }
-  if (bypassesGate(req.url)) return handle(req, res);
-  const admitted = gate.admit(req.headers["x-forwarded-for"], (release) => {
-    res.once("close", release);
-    handle(req, res);
-  });
-  if (!admitted) {
-    res.writeHead(503, {
-      "content-type": "application/json",
-      "cache-control": "no-store",
-      "retry-after": "1",
-    });
-    res.end(
-      JSON.stringify({
-        error: { code: "too_many_requests", message: "Too many requests from this client at once." },
-      }),
-    );
-  }
-});
+
+const server = createServer(createEdgeHandler(app.getRequestHandler(), { ...config, pageCache }));
 server.on("error", (error) => {
   // A taken port (another instance, or anything else) ends this process with a message and a
   // non-zero code, so a supervisor or run-with-db.mjs sees the failure instead of a hung server.

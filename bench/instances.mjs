@@ -18,6 +18,7 @@
 //      alternating between A and B, sequential and then concurrent, exactly 60 are allowed
 //   4. FX rates changed in one transaction with the version bump (what ratesChanged() does) are served
 //      by both instances at once, with no restart: their per-instance caches check the version
+//   4b. /pricing, kept in memory per instance and FX version, shows a rate change on both at once
 //   5. SLOT: a double-submitted checkout, the two submits on different instances, is charged once
 //      (needs the checkout another issue builds; reported as not available until /api/checkout exists)
 //   6. stopping one instance under load loses no request (nginx retries idempotent requests)
@@ -263,6 +264,38 @@ async function main() {
     "FX change seen by every instance at once",
     served.A === changed && served.B === changed,
     `USD ${usd} → ${changed}; A serves ${served.A}, B serves ${served.B}`,
+  );
+
+  // 4b. /pricing, which each instance keeps in memory per FX version (scripts/page-cache.mjs): cached
+  // on both, then a rate change is on both instances' very next page.
+  const proPrice = (text) => /data-testid="price-pro"[^>]*>([^<]*)</.exec(text)?.[1];
+  const pricing = async (instance) => {
+    const answer = await callOn(instance, "/pricing?currency=EUR");
+    return { price: proPrice(answer.text), cached: answer.response.headers.get("x-abacus-cache") === "hit" };
+  };
+  const pageRate = usd === "2" ? "3" : "2";
+  const setUsd = (rate) =>
+    sql.begin(async (tx) => {
+      await tx`update fx_rates set rate = ${rate} where currency = 'USD'`;
+      await tx`insert into fx_rates_version (id, version) values (1, 1)
+               on conflict (id) do update set version = fx_rates_version.version + 1, changed_at = now()`;
+    });
+  await setUsd(pageRate === "2" ? "3" : "2");
+  const warm = {};
+  for (const instance of ["A", "B"]) {
+    await pricing(instance);
+    warm[instance] = await pricing(instance);
+  }
+  await setUsd(pageRate);
+  const fresh = {};
+  for (const instance of ["A", "B"]) fresh[instance] = await pricing(instance);
+  // $12 a month: 1 EUR = 2 USD gives €6, 1 EUR = 3 USD gives €4.
+  const expected = pageRate === "2" ? "€6" : "€4";
+  check(
+    "/pricing cached per instance, never stale after an FX change",
+    warm.A.cached && warm.B.cached && fresh.A.price === expected && fresh.B.price === expected,
+    `before: A ${warm.A.price} (${warm.A.cached ? "cached" : "rendered"}), B ${warm.B.price} (${warm.B.cached ? "cached" : "rendered"}); ` +
+      `after USD → ${pageRate}: A ${fresh.A.price}, B ${fresh.B.price} (expected ${expected})`,
   );
 
   // 5. SLOT: the double-submitted checkout.

@@ -197,13 +197,17 @@ export async function POST(request) {
 
 /**
  * Generates (and builds, once) a blank Next.js app of the version this repository uses, in
- * $TMPDIR/abacus-bench-blank-next-<version>. It resolves `next` from this repository's node_modules: no network.
+ * $TMPDIR/abacus-bench-blank-next-<version>-<checkout>. It resolves `next` from this repository's node_modules: no network.
  * A stamp of the files and the Next.js version decides whether the cached build is still good.
  */
 export function ensureBlankApp() {
-  const dir = path.join(tmpdir(), `abacus-bench-blank-next-${NEXT_VERSION}`);
+  // Per checkout: the app links this checkout's node_modules, so a copy made from another checkout
+  // (a worktree since removed) must not be reused.
+  const checkout = createHash("sha256").update(ROOT).digest("hex").slice(0, 8);
+  const dir = path.join(tmpdir(), `abacus-bench-blank-next-${NEXT_VERSION}-${checkout}`);
   const stamp = createHash("sha256")
     .update(NEXT_VERSION)
+    .update(ROOT)
     .update(JSON.stringify(BLANK_FILES))
     .digest("hex")
     .slice(0, 16);

@@ -8,10 +8,13 @@ export function refuseRequest(
   headers: IncomingHttpHeaders,
 ): { status: number; code: string; message: string } | null;
 export const MAX_REQUEST_BYTES: number;
+export const DEFAULT_CLIENT_MAX_ACTIVE: number;
+export const DEFAULT_CLIENT_MAX_QUEUED: number;
 export class ClientGate {
   constructor(options?: { maxActive?: number; maxQueued?: number });
-  admit(client: string, start: (release: () => void) => void): boolean;
+  admit(client: string, start: (release: () => void) => void): false | (() => void);
   load(client: string): { active: number; queued: number };
+  readonly clients: Map<string, unknown>;
 }
 export function bypassesGate(url: string | undefined): boolean;
 export function hstsHeader(appUrl: URL | undefined): string | null;

@@ -13,6 +13,10 @@ const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
  */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
+/** Per-client requests handed to Next.js at once, and waiting beyond those (see ClientGate). */
+export const DEFAULT_CLIENT_MAX_ACTIVE = 4;
+export const DEFAULT_CLIENT_MAX_QUEUED = 64;
+
 const lastEntry = (value) => {
   const text = Array.isArray(value) ? value.join(",") : (value ?? "");
   const parts = text
@@ -90,12 +94,15 @@ export function hstsHeader(appUrl) {
 /**
  * Fair share between clients: at most `maxActive` requests of one client address are handed to
  * Next.js at once; the next `maxQueued` wait here (costing a closure each), and beyond that the
- * client gets 503. So one client with hundreds of connections cannot fill the event loop while
- * others (and `/api/health`, which bypasses the gate) wait behind it. The default leaves room for
- * several browsers behind one address (an office NAT; a browser opens 6 connections per host).
+ * client gets 429. The server is one Node process: every request in progress takes turns on its one
+ * event loop (and its scrypt hashes on libuv's four threads), so a client with many connections
+ * would otherwise slow everyone else, `/api/health` included, in proportion to its connection count.
+ * With the cap, one client's flood adds at most `maxActive` requests' worth of work to anyone
+ * else's wait; its own extra requests wait in its own queue, in order. A request that leaves while
+ * queued (client gone) is dropped without running. Defaults: CLIENT_MAX_ACTIVE / CLIENT_MAX_QUEUED.
  */
 export class ClientGate {
-  constructor({ maxActive = 32, maxQueued = 500 } = {}) {
+  constructor({ maxActive = DEFAULT_CLIENT_MAX_ACTIVE, maxQueued = DEFAULT_CLIENT_MAX_QUEUED } = {}) {
     this.maxActive = maxActive;
     this.maxQueued = maxQueued;
     this.clients = new Map();
@@ -103,7 +110,8 @@ export class ClientGate {
 
   /**
    * Runs `start(release)` now or when the client has a free slot; `release` must be called once
-   * when the request is over. Returns false (and never runs it) when the client's queue is full.
+   * when the request is over. Returns false (and never runs it) when the client's queue is full;
+   * otherwise a function that cancels the request if it is still waiting (a no-op once started).
    */
   admit(client, start) {
     let state = this.clients.get(client);
@@ -124,9 +132,17 @@ export class ClientGate {
         else if (state.active === 0) this.clients.delete(client);
       });
     };
-    if (state.active < this.maxActive) run();
-    else state.queue.push(run);
-    return true;
+    if (state.active < this.maxActive) {
+      run();
+      return () => {};
+    }
+    state.queue.push(run);
+    return () => {
+      const index = state.queue.indexOf(run);
+      if (index < 0) return;
+      state.queue.splice(index, 1);
+      if (state.active === 0 && state.queue.length === 0) this.clients.delete(client);
+    };
   }
 
   /** Requests of `client` now running and waiting (for tests and diagnostics). */

@@ -84,19 +84,42 @@ describe("ClientGate", () => {
     const gate = new ClientGate({ maxActive: 2, maxQueued: 1 });
     const releases: (() => void)[] = [];
     const start = (release: () => void) => releases.push(release);
-    expect(gate.admit("a", start)).toBe(true);
-    expect(gate.admit("a", start)).toBe(true);
-    expect(gate.admit("a", start)).toBe(true);
+    expect(gate.admit("a", start)).toBeTypeOf("function");
+    expect(gate.admit("a", start)).toBeTypeOf("function");
+    expect(gate.admit("a", start)).toBeTypeOf("function");
     expect(gate.load("a")).toEqual({ active: 2, queued: 1 });
     expect(gate.admit("a", start)).toBe(false);
     // Another client is not held up by the first.
-    expect(gate.admit("b", start)).toBe(true);
+    expect(gate.admit("b", start)).toBeTypeOf("function");
     expect(gate.load("b")).toEqual({ active: 1, queued: 0 });
     releases[0]?.();
     releases[0]?.(); // a second call changes nothing
     expect(gate.load("a")).toEqual({ active: 2, queued: 0 });
     for (const release of releases.slice(1)) release();
     expect(gate.load("a")).toEqual({ active: 0, queued: 0 });
+  });
+
+  it("drops a request cancelled while it waits, and forgets an idle client", () => {
+    const gate = new ClientGate({ maxActive: 1, maxQueued: 2 });
+    const started: string[] = [];
+    const releases: (() => void)[] = [];
+    const start = (name: string) => (release: () => void) => {
+      started.push(name);
+      releases.push(release);
+    };
+    gate.admit("a", start("first"));
+    const cancelSecond = gate.admit("a", start("second"));
+    gate.admit("a", start("third"));
+    expect(gate.load("a")).toEqual({ active: 1, queued: 2 });
+    if (!cancelSecond) throw new Error("expected the second request to be queued");
+    cancelSecond();
+    expect(gate.load("a")).toEqual({ active: 1, queued: 1 });
+    releases[0]?.();
+    expect(started).toEqual(["first", "third"]);
+    cancelSecond(); // after the fact: changes nothing
+    releases[1]?.();
+    expect(gate.load("a")).toEqual({ active: 0, queued: 0 });
+    expect(gate.clients.size).toBe(0);
   });
 
   it("lets the health check and build assets bypass it", () => {

@@ -2,6 +2,7 @@
 // attack runs), the server process's RSS and CPU from /proc, and small HTTP helpers. Loopback only.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { Worker } from "node:worker_threads";
 
 export function parseArgs(argv, defaults) {
   const out = { ...defaults };
@@ -81,35 +82,35 @@ export function procStats(pid) {
   }
 }
 
-/** Samples `/api/health` one request at a time and the server's RSS, until stop() is called. */
+/**
+ * Samples `/api/health` one request at a time (in a worker thread, see health-sampler.mjs) and the
+ * server's RSS, until stop() is called.
+ */
 export function startMonitor(origin, pid, intervalMs = 50) {
-  const latencies = [];
   let peakRss = procStats(pid).rssMb;
   const cpuStart = procStats(pid).cpuSeconds;
-  let running = true;
   const rssTimer = setInterval(() => {
     const { rssMb } = procStats(pid);
     if (rssMb > peakRss || Number.isNaN(peakRss)) peakRss = rssMb;
   }, 100);
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(120_000) });
-        await response.arrayBuffer();
-      } catch {}
-      latencies.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  })();
+  const worker = new Worker(new URL("./health-sampler.mjs", import.meta.url), {
+    workerData: { origin, intervalMs },
+  });
+  const result = new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
   return async function stop() {
-    running = false;
-    await loop;
+    worker.postMessage("stop");
+    const { latencies, failures } = await result;
+    await worker.terminate();
     clearInterval(rssTimer);
     const sorted = [...latencies].sort((a, b) => a - b);
     const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
     return {
       healthSamples: sorted.length,
+      // Health answers that were not 200 (or no answer at all): a phase with any of them failed.
+      healthFailures: failures,
       healthP50: p(0.5),
       healthP99: p(0.99),
       healthMax: sorted[sorted.length - 1] ?? Number.NaN,

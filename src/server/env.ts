@@ -70,6 +70,9 @@ const schema = z
       .min(0)
       .max(10)
       .default(0),
+    // Read by server.mjs (scripts/edge.mjs) before Next.js; validated here too so a bad value is named.
+    CLIENT_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(4),
+    CLIENT_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(64),
     CONTACT_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
     PAGE_VIEWS_PER_CLIENT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
     AUTH_SECRET: z

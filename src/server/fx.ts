@@ -54,6 +54,17 @@ export async function ratesChanged(db: Db | Tx): Promise<void> {
 }
 
 type Cached = { version: number; table: Promise<RateTable> };
+// The version each loaded table was read at (see rateTableVersion).
+const versions = new WeakMap<RateTable, number>();
+
+/**
+ * The `fx_rates_version` a table from loadRateTable was read at (its rates are of that version or
+ * newer), or undefined for a table read otherwise. `/pricing` writes it into its HTML so that the
+ * page cache in front of Next.js (scripts/page-cache.mjs) keeps only answers of the current version.
+ */
+export function rateTableVersion(table: RateTable): number | undefined {
+  return versions.get(table);
+}
 // Per database handle (tests use one database each), so a handle's cache never answers for another.
 const cache = new WeakMap<Db, Cached>();
 
@@ -67,7 +78,10 @@ export async function loadRateTable(db: Db): Promise<RateTable> {
   const version = await readVersion(db);
   const hit = cache.get(db);
   if (hit && hit.version === version) return hit.table;
-  const table = readRateTable(db);
+  const table = readRateTable(db).then((read) => {
+    versions.set(read, version);
+    return read;
+  });
   const entry = { version, table };
   cache.set(db, entry);
   // A failed read is not kept: the next call tries again.

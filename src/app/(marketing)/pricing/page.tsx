@@ -5,7 +5,7 @@ import type { RateTable } from "@/core/money/fx";
 import { type CurrencyPrices, pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
 import { getDb } from "@/server/db/client";
-import { loadRatesOrNull } from "@/server/fx";
+import { loadRatesOrNull, rateTableVersion } from "@/server/fx";
 
 export const metadata: Metadata = {
   title: "Pricing",
@@ -23,8 +23,11 @@ export default async function PricingPage({
   const table = await loadRatesOrNull(getDb());
   const currencies = pricesFor(table);
   const initial = currencies.find((c) => c.code === currency?.toUpperCase())?.code ?? "USD";
+  // The FX version these prices come from: the page cache in front of Next.js (server.mjs,
+  // scripts/page-cache.mjs) keeps this HTML only while it is still the current version.
+  const version = table ? rateTableVersion(table) : undefined;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20">
+    <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20" data-fx-version={version}>
       <div className="mx-auto mb-12 max-w-2xl text-center">
         <h1 className="text-4xl font-semibold tracking-tight">Simple, exact pricing</h1>
         <p className="mt-4 text-lg text-muted-foreground">

@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { PageCache } from "./page-cache.mjs";
+import type { ClientGate } from "./request-guard.mjs";
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  trustProxy: number;
+  appUrl: URL | undefined;
+  clientMaxActive: number;
+  clientMaxQueued: number;
+}
+export function readServerConfig(
+  env: Record<string, string | undefined>,
+): { config: ServerConfig; errors?: undefined } | { errors: string[]; config?: undefined };
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+export function createEdgeHandler(
+  handle: (req: IncomingMessage, res: ServerResponse) => unknown,
+  options?: Partial<Omit<ServerConfig, "port" | "host">> & { pageCache?: PageCache },
+): Handler & { gate: ClientGate };

@@ -1,0 +1,155 @@
+import { Agent, createServer, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+
+// server.mjs's request handler on a real HTTP server, with a stand-in for Next.js (issue 14: one
+// client's flood must not hold up another client).
+import { createEdgeHandler, readServerConfig } from "./edge.mjs";
+
+type Answer = { status: number; body: string };
+
+function get(port: number, path: string, from: string, agent?: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, localAddress: from, agent }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+let server: Server | undefined;
+afterEach(async () => {
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+});
+
+/**
+ * A stand-in for Next.js: `/slow` requests are held until the test lets them go (a flood that keeps
+ * the server busy), everything else is answered at once.
+ */
+async function start(options: { clientMaxActive: number; clientMaxQueued: number }) {
+  const held: ServerResponse[] = [];
+  const started: string[] = [];
+  const next = (req: { url?: string; headers: Record<string, unknown> }, res: ServerResponse) => {
+    started.push(`${req.headers["x-forwarded-for"]} ${req.url}`);
+    if (req.url === "/slow") held.push(res);
+    else res.end(`hello ${req.headers["x-forwarded-for"]}`);
+  };
+  server = createServer(createEdgeHandler(next, options));
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, held, started };
+}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe("the per-client gate on a real server", () => {
+  it("keeps one client's flood to its own slots and queue while another client is answered", async () => {
+    const { port, held, started } = await start({ clientMaxActive: 2, clientMaxQueued: 3 });
+    const flooder = new Agent({ keepAlive: true, maxSockets: 10 });
+    // Client 127.0.0.1 opens 10 connections of requests that do not finish.
+    const flood = Array.from({ length: 10 }, () => get(port, "/slow", "127.0.0.1", flooder));
+    await until(() => held.length === 2);
+
+    // Only 2 reached the app (3 wait, 5 were refused: checked below). Another client (another address) is answered while the flood holds its slots...
+    expect(await get(port, "/api/v1/rates", "127.0.0.2")).toEqual({ status: 200, body: "hello 127.0.0.2" });
+    // ...and the health check is answered even for the flooding client.
+    expect((await get(port, "/api/health", "127.0.0.1")).status).toBe(200);
+    expect(held.length).toBe(2);
+
+    // Releasing the held requests lets the queued ones run, and all of them finish.
+    const slowStarted = () => started.filter((s) => s.endsWith("/slow")).length;
+    while (slowStarted() < 5 || held.length > 0) {
+      for (const res of held.splice(0)) res.end("done");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const answers = await Promise.all(flood);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    const tooMany = answers.filter((a) => a.status === 429);
+    expect(tooMany).toHaveLength(5);
+    expect(JSON.parse(tooMany[0]?.body ?? "{}")).toEqual({
+      error: { code: "too_many_requests", message: "Too many requests from this client at once." },
+    });
+    expect(started.filter((s) => s.endsWith("/slow"))).toHaveLength(5);
+    flooder.destroy();
+  });
+
+  it("never runs a queued request whose client has gone", async () => {
+    const { port, held, started } = await start({ clientMaxActive: 1, clientMaxQueued: 5 });
+    const first = get(port, "/slow", "127.0.0.1");
+    await until(() => held.length === 1);
+    const gone = request({ host: "127.0.0.1", port, path: "/gone", localAddress: "127.0.0.1" });
+    gone.on("error", () => {});
+    gone.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gone.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    held[0]?.end("done");
+    expect((await first).status).toBe(200);
+    expect(await get(port, "/after", "127.0.0.1")).toEqual({ status: 200, body: "hello 127.0.0.1" });
+    expect(started).toEqual(["127.0.0.1 /slow", "127.0.0.1 /after"]);
+  });
+
+  it("refuses an oversized body from its headers, before the app or the gate", async () => {
+    const { port, started } = await start({ clientMaxActive: 1, clientMaxQueued: 0 });
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/v1/calculate",
+          method: "POST",
+          headers: { "content-length": 50_000_000 },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.write("x");
+    });
+    expect(answer.status).toBe(413);
+    expect(started).toEqual([]);
+  });
+});
+
+describe("readServerConfig", () => {
+  it("reads the gate's limits, with defaults", () => {
+    expect(readServerConfig({}).config).toMatchObject({
+      port: 3000,
+      trustProxy: 0,
+      clientMaxActive: 4,
+      clientMaxQueued: 64,
+    });
+    expect(readServerConfig({ CLIENT_MAX_ACTIVE: "16", CLIENT_MAX_QUEUED: "0" }).config).toMatchObject({
+      clientMaxActive: 16,
+      clientMaxQueued: 0,
+    });
+  });
+
+  it("names every bad variable", () => {
+    expect(
+      readServerConfig({ PORT: "x", CLIENT_MAX_ACTIVE: "0", TRUST_PROXY: "11", APP_URL: "nope" }).errors,
+    ).toEqual([
+      '  - PORT: must be a port number (1 to 65535), got "x"',
+      '  - TRUST_PROXY: must be a number of proxies (0 to 10), got "11"',
+      '  - CLIENT_MAX_ACTIVE: must be a number of requests (1 to 1000), got "0"',
+      '  - APP_URL: must be an absolute URL, got "nope"',
+    ]);
+  });
+});

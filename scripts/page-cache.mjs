@@ -1,0 +1,179 @@
+/**
+ * A cache of whole HTML answers, in front of Next.js, for pages every visitor sees alike. Used by
+ * server.mjs (through edge.mjs) for `/pricing`, which renders about 700 elements from the FX table
+ * on every request: cached, it answers at the cost of a static file plus one primary-key read. The
+ * public pages Next.js prerendered at build time are kept too (Next.js's own path to a prerendered
+ * page costs about as much as our whole request, see the README's performance notes).
+ *
+ * Never stale past a rate change, also with several instances on one database: each request reads
+ * the FX table's version (`fx_rates_version`, bumped by `ratesChanged(tx)` in the transaction that
+ * changes rates) and an entry is used only when it was rendered at exactly that version. The page
+ * says which version it rendered with (`data-fx-version="N"` in its HTML); an answer without the
+ * current version (rendered during a change, or without rates because the database failed) is
+ * passed on but not kept. Only plain page loads are cached: GET, no RSC / router / action headers,
+ * no query but the listed parameters, status 200 and no Set-Cookie. Entries are bounded (LRU) and
+ * kept per instance; each keeps an identity and a gzip body (compressed once, not per request).
+ */
+import { gzipSync } from "node:zlib";
+
+const DROPPED = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+// Client-router and action requests, ranges and revalidations (Next.js answers 304 itself) pass by.
+const ROUTER_HEADERS = [
+  "rsc",
+  "next-router-state-tree",
+  "next-router-prefetch",
+  "next-router-segment-prefetch",
+  "next-url",
+  "next-action",
+  "range",
+  "if-none-match",
+  "if-modified-since",
+];
+
+/** `versionMarker(7)` is what a page writes into its HTML to say it rendered at version 7. */
+export const versionMarker = (version) => `data-fx-version="${version}"`;
+
+/**
+ * The cache key of a request for one of `routes` (`{ path, params, prerendered? }`), or null when
+ * the request is not a plain page load of such a route (then it is never cached). A `prerendered`
+ * route is a page Next.js built as static HTML: it changes only with a new build (a new process),
+ * so it is kept without a version.
+ */
+export function cacheKey(req, routes) {
+  if (req.method !== "GET") return null;
+  for (const name of ROUTER_HEADERS) if (req.headers[name] !== undefined) return null;
+  const url = new URL(req.url ?? "/", "http://x");
+  const route = routes.find((r) => r.path === url.pathname);
+  if (!route) return null;
+  const parts = [route.path];
+  for (const [name, value] of url.searchParams) {
+    if (!route.params.includes(name)) return null;
+    // Values outside the short, plain form a link of ours uses are answered but not kept.
+    if (!/^[A-Za-z0-9_-]{1,16}$/.test(value)) return null;
+  }
+  for (const name of route.params) {
+    const values = url.searchParams.getAll(name);
+    if (values.length > 1) return null;
+    parts.push(`${name}=${values[0] ?? ""}`);
+  }
+  return { key: parts.join("?"), prerendered: route.prerendered === true };
+}
+
+const PRERENDERED = "prerendered";
+const wantsGzip = (req) => /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+
+/**
+ * Wraps a Node request handler. `readVersion()` resolves to the current version (a number), or
+ * rejects when it cannot be read (then requests pass through uncached).
+ */
+export function createPageCache({ routes, readVersion, maxEntries = 64 }) {
+  const entries = new Map();
+  const stats = { hits: 0, misses: 0, stored: 0 };
+
+  function remember(key, entry) {
+    entries.delete(key);
+    entries.set(key, entry);
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value);
+    stats.stored++;
+  }
+
+  function serve(req, res, entry) {
+    const gzip = wantsGzip(req);
+    const body = gzip ? entry.gzip : entry.body;
+    res.writeHead(200, {
+      ...entry.headers,
+      "x-abacus-cache": "hit",
+      ...(gzip ? { "content-encoding": "gzip" } : {}),
+      "content-length": body.length,
+    });
+    res.end(body);
+  }
+
+  /** Runs `handle`, collecting what it writes; stores it when it is a complete, cacheable answer. */
+  function fill(req, res, handle, key, version) {
+    // Next.js answers uncompressed then; the gzip copy is made once here.
+    delete req.headers["accept-encoding"];
+    const chunks = [];
+    let size = 0;
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    const collect = (chunk, encoding) => {
+      if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+      const buffer = Buffer.isBuffer(chunk)
+        ? chunk
+        : Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8");
+      chunks.push(buffer);
+      size += buffer.length;
+    };
+    res.write = (chunk, encoding, callback) => {
+      collect(chunk, encoding);
+      return write(chunk, encoding, callback);
+    };
+    res.end = (chunk, encoding, callback) => {
+      collect(chunk, encoding);
+      const result = end(chunk, encoding, callback);
+      const headers = res.getHeaders();
+      if (res.statusCode === 200 && headers["set-cookie"] === undefined && size > 0) {
+        const body = Buffer.concat(chunks, size);
+        if (version === PRERENDERED || body.includes(versionMarker(version))) {
+          const kept = {};
+          for (const [name, value] of Object.entries(headers)) {
+            if (!DROPPED.has(name) && name !== "content-encoding") kept[name] = value;
+          }
+          const vary = String(kept.vary ?? "");
+          if (!/accept-encoding/i.test(vary))
+            kept.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
+          remember(key, { version, headers: kept, body, gzip: gzipSync(body) });
+        }
+      }
+      return result;
+    };
+    handle(req, res);
+  }
+
+  function wrap(handle) {
+    return (req, res) => {
+      const found = cacheKey(req, routes);
+      if (found === null) return handle(req, res);
+      const { key } = found;
+      if (found.prerendered) {
+        const entry = entries.get(key);
+        if (entry) {
+          stats.hits++;
+          serve(req, res, entry);
+        } else {
+          stats.misses++;
+          fill(req, res, handle, key, PRERENDERED);
+        }
+        return;
+      }
+      readVersion().then(
+        (version) => {
+          const entry = entries.get(key);
+          if (entry && entry.version === version) {
+            stats.hits++;
+            serve(req, res, entry);
+            return;
+          }
+          stats.misses++;
+          fill(req, res, handle, key, version);
+        },
+        () => handle(req, res),
+      );
+    };
+  }
+
+  return { wrap, stats, entries };
+}
+
+/**
+ * `readVersion` for the FX rates over a `postgres` (postgres.js) client: one primary-key read per
+ * call, never shared between calls (a read that began before a request arrived could predate a
+ * change that committed before it).
+ */
+export function fxVersionReader(sql) {
+  return async () => {
+    const rows = await sql`select version from fx_rates_version where id = 1`;
+    return Number(rows[0]?.version ?? 0);
+  };
+}
