@@ -3,6 +3,13 @@ import { SERVICE_UNAVAILABLE_DIGEST } from "@/core/service-unavailable";
 import { apiRoute, readJsonBody } from "./api";
 import { isDatabaseUnavailable, ServiceUnavailableError, shortErrorLine } from "./db/errors";
 
+// A unit test needs no database: an error that does not name an outage is not one here (the real
+// isOutage would also ask the database with `select 1`).
+vi.mock("./health", async () => {
+  const { isDatabaseUnavailable: named } = await import("./db/errors");
+  return { isOutage: async (error: unknown) => named(error) };
+});
+
 // Issue 14: with the database down, /api/* answered 500 with an empty body. Every failure keeps
 // the `{ error: { code, message } }` shape: 503 for an outage, 500 for anything else.
 const refused = () =>
