@@ -17,7 +17,7 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
       const card = TEST_CARDS.find((c) => c.number === request.card.number);
       const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
       const decline = (code: string): ChargeResult => ({
-        ok: false,
+        status: "declined",
         code,
         reason: DECLINE_REASONS[code] ?? code,
         reference,
@@ -25,10 +25,10 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
       if (!card) return decline("unknown_test_card");
       switch (card.outcome) {
         case "approve":
-          return { ok: true, reference };
+          return { status: "succeeded", reference };
         case "slow_approve":
           await sleep(slowMs);
-          return { ok: true, reference };
+          return { status: "succeeded", reference };
         case "decline":
           return decline("card_declined");
         case "insufficient_funds":
