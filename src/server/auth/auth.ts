@@ -86,6 +86,11 @@ export function createAuth(db: Db, config: AuthConfig) {
       updateAge: 60 * 60 * 24,
     },
     advanced: {
+      // Every mail Better Auth asks for (verification, reset, email change, "you already have an
+      // account") is written to the outbox after the answer, not before it: otherwise an address
+      // with an account answers later than one without (one more database write), which tells an
+      // attacker which addresses exist. `mailer.flush()` waits for them.
+      backgroundTasks: { handler: (work) => mailer.track(work) },
       useSecureCookies: config.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.secureCookies },
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
