@@ -11,10 +11,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createTestProvider(options: { slowMs?: number } = {}): PaymentProvider {
   const slowMs = options.slowMs ?? SLOW_APPROVAL_MS;
+  // The timeout card's charges, by idempotency key: like a real provider, a retry with the same key
+  // gets the first attempt's result (here: the charge that went through) instead of a new charge.
+  const lostAnswers = new Map<string, string>();
   return {
     id: "test",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const card = TEST_CARDS.find((c) => c.number === request.card.number);
+      const earlier = lostAnswers.get(request.idempotencyKey);
+      if (earlier) return { status: "succeeded", reference: earlier };
       const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
       const decline = (code: string): ChargeResult => ({
         status: "declined",
@@ -35,6 +40,9 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
           return decline("insufficient_funds");
         case "expired_card":
           return decline("expired_card");
+        case "timeout":
+          lostAnswers.set(request.idempotencyKey, reference);
+          return { status: "unknown", reason: "The test provider's answer was lost (test card)." };
       }
     },
   };
