@@ -14,7 +14,8 @@ import { getDb } from "./db/client";
 
 export type ActionResult<T = undefined> =
   | { ok: true; data: T; message?: string }
-  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+  /** `code`: a machine-readable reason where a form must act on it (e.g. `payment_pending`). */
+  | { ok: false; error: string; fieldErrors?: Record<string, string>; code?: string };
 
 export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};

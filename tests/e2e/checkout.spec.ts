@@ -144,6 +144,38 @@ test("a declined card keeps the form filled in and leaves a failed order", async
   expect((await ordersOf(email)).map((o) => o.status).sort()).toEqual(["failed", "paid"]);
 });
 
+test("a lost answer keeps the order pending and the same key; reloading and paying again confirms it once", async ({
+  page,
+}) => {
+  const email = await newOwner(page, "Tove");
+  await page.goto("/checkout?plan=pro&interval=monthly&currency=USD");
+  await fillCheckout(page, "4000000000000119", "United States");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.locator("#checkout-form-error")).toHaveText(/not confirmed this payment yet/);
+  await expect(page).toHaveURL(/\/checkout/);
+  await expect(page.getByLabel("Card number")).toHaveValue("4000 0000 0000 0119");
+  expect(await ordersOf(email)).toEqual([
+    { status: "pending", total_minor: "1200", currency: "USD", payments: "1" },
+  ]);
+
+  // A reload resumes the pending order (its key), and says so; another card is refused without a charge.
+  await page.reload();
+  await expect(page.getByTestId("pending-order")).toContainText("card ending 0119");
+  await fillCheckout(page, "4242424242424242", "United States");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.locator("#checkout-form-error")).toHaveText(
+    /still being confirmed with the Visa card ending 0119/,
+  );
+
+  // The same card again: the provider answers with the first charge; the order is paid, once.
+  await page.getByLabel("Card number").fill("4000000000000119");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=/, { timeout: 30_000 });
+  expect(await ordersOf(email)).toEqual([
+    { status: "paid", total_minor: "1200", currency: "USD", payments: "1" },
+  ]);
+});
+
 test("a member sees that only owners and admins can change the plan", async ({ page }) => {
   await signIn(page, demo.member);
   const response = await page.goto("/checkout?plan=pro&interval=monthly&currency=USD");

@@ -41,14 +41,27 @@ export function cookiesOf(response: Response, existing = ""): string {
   return [...jar.values()].join("; ");
 }
 
-export async function latestMail(db: Db, to: string, kind?: (typeof mailOutbox.$inferSelect)["kind"]) {
-  const [row] = await db
-    .select()
-    .from(mailOutbox)
-    .where(kind ? and(eq(mailOutbox.to, to), eq(mailOutbox.kind, kind)) : eq(mailOutbox.to, to))
-    .orderBy(desc(mailOutbox.createdAt))
-    .limit(1);
-  return row;
+/**
+ * The newest message to `to` (of `kind`). Mail is written after an auth endpoint has answered (see
+ * `backgroundTasks` in auth.ts), so this looks again for up to `waitMs` before saying there is none.
+ */
+export async function latestMail(
+  db: Db,
+  to: string,
+  kind?: (typeof mailOutbox.$inferSelect)["kind"],
+  waitMs = 1_500,
+) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const [row] = await db
+      .select()
+      .from(mailOutbox)
+      .where(kind ? and(eq(mailOutbox.to, to), eq(mailOutbox.kind, kind)) : eq(mailOutbox.to, to))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
+    if (row || Date.now() >= deadline) return row;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The first http(s) link in a message's plain text. */

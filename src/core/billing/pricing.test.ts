@@ -5,7 +5,14 @@ import { checkCard, detectBrand, formatCardNumber } from "./card";
 import { getPlan, type Plan } from "./plans";
 import { applyTax, planPrice, quoteOrder } from "./pricing";
 import { addPeriod, downgradeTargets, effectivePlan } from "./subscription";
-import { standardTaxRate, TAX_COUNTRIES, TAX_RATES_DATE, TAX_RATES_SOURCE } from "./tax-rates";
+import {
+  standardTaxRate,
+  TAX_COUNTRIES,
+  TAX_RATE_ENTRIES,
+  TAX_RATE_REFERENCES,
+  TAX_RATES_DATE,
+  TAX_RATES_SOURCE,
+} from "./tax-rates";
 import { TEST_CARDS } from "./test-cards";
 
 const pro = getPlan("pro") as Plan;
@@ -59,6 +66,23 @@ describe("tax", () => {
     expect(standardTaxRate("JP")).toBe("10");
     expect(standardTaxRate("ZZ")).toBeUndefined();
     for (const c of TAX_COUNTRIES) expect(standardTaxRate(c)).toMatch(/^\d{1,2}(\.\d+)?$/);
+  });
+
+  it("gives every rate its own source entry, and every entry a listed reference", () => {
+    expect(Object.keys(TAX_RATE_ENTRIES).sort()).toEqual([...TAX_COUNTRIES]);
+    for (const [country, entry] of Object.entries(TAX_RATE_ENTRIES)) {
+      expect(TAX_RATE_REFERENCES[entry.source], country).toEqual(expect.any(String));
+      if (entry.since) expect(entry.since <= TAX_RATES_DATE, country).toBe(true);
+      // An unconfirmed entry says why.
+      if (!entry.confirmed) expect(entry.note, country).toEqual(expect.any(String));
+    }
+    // Rates that changed recently, as the sources give them.
+    expect([standardTaxRate("EE"), TAX_RATE_ENTRIES.EE?.since]).toEqual(["24", "2025-07-01"]);
+    expect([standardTaxRate("FI"), TAX_RATE_ENTRIES.FI?.since]).toEqual(["25.5", "2024-09-01"]);
+    expect([standardTaxRate("RO"), TAX_RATE_ENTRIES.RO?.since]).toEqual(["21", "2025-08-01"]);
+    expect([standardTaxRate("SK"), TAX_RATE_ENTRIES.SK?.since]).toEqual(["23", "2025-01-01"]);
+    expect([standardTaxRate("IL"), TAX_RATE_ENTRIES.IL?.since]).toEqual(["18", "2025-01-01"]);
+    expect(standardTaxRate("CZ")).toBe("21");
   });
 
   it("adds tax on top of an exclusive price and extracts it from an inclusive one; the parts add up", () => {

@@ -10,6 +10,18 @@ export const TAX_RATES_DATE: string = table.date;
 
 const RATES: Readonly<Record<string, string>> = table.rates;
 
+/** Where one country's rate comes from, since when it applies, and whether a source confirmed it. */
+export interface TaxRateEntry {
+  source: string;
+  since?: string;
+  confirmed: boolean;
+  note?: string;
+}
+
+export const TAX_RATE_ENTRIES: Readonly<Record<string, TaxRateEntry>> = table.entries;
+/** Source id → the publication it names (`TaxRateEntry.source` refers to one). */
+export const TAX_RATE_REFERENCES: Readonly<Record<string, string>> = table.references;
+
 /** Country codes with a rate, sorted. */
 export const TAX_COUNTRIES: readonly string[] = Object.keys(RATES).sort();
 

@@ -3,7 +3,13 @@
  * CVC of the brand's length work with them. Any other valid card number is declined by the test
  * provider, so a real card can never be "charged" by it.
  */
-export type TestCardOutcome = "approve" | "decline" | "insufficient_funds" | "expired_card" | "slow_approve";
+export type TestCardOutcome =
+  | "approve"
+  | "decline"
+  | "insufficient_funds"
+  | "expired_card"
+  | "slow_approve"
+  | "timeout";
 
 export interface TestCard {
   readonly number: string;
@@ -36,6 +42,12 @@ export const TEST_CARDS: readonly TestCard[] = [
     brand: "Visa",
     outcome: "slow_approve",
     description: "Approved after 3 seconds",
+  },
+  {
+    number: "4000000000000119",
+    brand: "Visa",
+    outcome: "timeout",
+    description: "Charged, but the answer is lost: the order stays pending until it is submitted again",
   },
 ];
 

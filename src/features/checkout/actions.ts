@@ -8,6 +8,7 @@ import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
 import { getPaymentProvider } from "@/server/payments";
+import { PAYMENT_PENDING } from "./idempotency";
 import { checkoutSchema } from "./schemas";
 
 export type CheckoutResult = ActionResult<{ receiptNumber: string | null; alreadyActive: boolean }>;
@@ -46,6 +47,8 @@ export const checkoutAction = action(
     if (outcome.status === "failed") {
       return { ok: false, error: outcome.reason, fieldErrors: { cardNumber: outcome.reason } };
     }
+    // Not known whether the money moved: the form keeps its key, so its retry checks on this order.
+    if (outcome.status === "pending") return { ok: false, error: outcome.reason, code: PAYMENT_PENDING };
     return {
       ok: true,
       data: { receiptNumber: outcome.receiptNumber, alreadyActive: outcome.alreadyActive ?? false },

@@ -9,14 +9,15 @@ import { Input, Label, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { detectBrand, formatCardNumber } from "@/core/billing/card";
 import { checkoutAction } from "./actions";
-import { newIdempotencyKey } from "./idempotency";
+import { newIdempotencyKey, PAYMENT_PENDING } from "./idempotency";
 import type { CheckoutQuote } from "./quote";
 
 /**
  * The checkout form and its live order summary. Amounts for every billing country arrive computed on
  * the server; this only picks one. The idempotency key is fixed for one attempt: a double click or a
- * retry sends the same key (and the server charges once); after a failed payment a new key is made
- * so that a corrected card can be tried.
+ * retry sends the same key (and the server charges once); after a declined payment a new key is made
+ * so that a corrected card can be tried, but never after an unknown outcome (see below). A pending
+ * order of the same purchase (e.g. after a reload) passes its key in as `initialKey`.
  */
 export function CheckoutForm({
   quote,
@@ -43,9 +44,10 @@ export function CheckoutForm({
         currency: quote.currency,
         idempotencyKey: key.current,
       });
-      // A failed attempt is final under its key; the next attempt is a new one. (A request that never
-      // came back throws instead, and its retry keeps the key, so it cannot charge twice.)
-      if (!result.ok) key.current = newIdempotencyKey();
+      // A declined attempt is final under its key; the next attempt is a new one. A payment whose
+      // outcome is unknown (the provider timed out) keeps the key, and so does a request that never
+      // came back (it throws): the retry checks on the same order and cannot charge twice.
+      if (!result.ok && result.code !== PAYMENT_PENDING) key.current = newIdempotencyKey();
       return result;
     },
     {

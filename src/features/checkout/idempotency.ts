@@ -1,3 +1,6 @@
+/** The action's code for a payment whose outcome is not known yet: the form must keep its key. */
+export const PAYMENT_PENDING = "payment_pending";
+
 /** A random UUID v4 for the form's idempotency key (crypto.randomUUID needs a secure context). */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === "function" && globalThis.isSecureContext !== false)

@@ -17,7 +17,7 @@ import { loadRateTable } from "../fx";
 import type { PaymentProvider } from "../payments/provider";
 import { createTestProvider } from "../payments/test-provider";
 import { type CheckoutRequest, processCheckout } from "./checkout";
-import { jwks, publishedKeys, rotateReceiptKey, toReceiptKeys } from "./receipt-keys";
+import { jwks, publishedKeys, receiptKeyOverview, rotateReceiptKey, toReceiptKeys } from "./receipt-keys";
 import { cancelAtPeriodEnd, keepPlan, organizationPlan, scheduleDowngrade } from "./subscription";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -88,19 +88,31 @@ describe("every test card", () => {
     decline: { status: "failed", code: "card_declined" },
     insufficient_funds: { status: "failed", code: "insufficient_funds" },
     expired_card: { status: "failed", code: "expired_card" },
+    timeout: { status: "pending" },
   };
   for (const test of TEST_CARDS) {
     it(`${test.number} (${test.description})`, async () => {
       const org = await newOrg();
-      const outcome = await processCheckout(
-        t.db,
-        createTestProvider({ slowMs: 200 }),
-        rates,
-        request(org, { card: card(test.number) }),
-      );
+      const provider = counting(createTestProvider({ slowMs: 200 }));
+      const req = request(org, { card: card(test.number) });
+      const outcome = await processCheckout(t.db, provider.provider, rates, req);
       expect(outcome).toMatchObject(expected[test.outcome] ?? {});
+      if (test.outcome === "timeout") {
+        // Pending, no plan yet; the same key then gets the charge that went through: one charge.
+        const [pending] = await t.db.select().from(orders).where(eq(orders.organizationId, org.id));
+        expect(pending?.status).toBe("pending");
+        expect(await organizationPlan(t.db, org.id)).toBe("free");
+        expect(await processCheckout(t.db, provider.provider, rates, req)).toMatchObject({ status: "paid" });
+        expect(provider.counter.charges).toBe(2);
+        const pays = await t.db
+          .select()
+          .from(payments)
+          .where(eq(payments.orderId, pending?.id ?? ""));
+        expect(pays.map((p) => p.status)).toEqual(["succeeded"]);
+      }
       const [order] = await t.db.select().from(orders).where(eq(orders.organizationId, org.id));
-      expect(order?.status).toBe(expected[test.outcome]?.status);
+      // After its retry, the timeout card's order is paid like any approved one.
+      expect(order?.status).toBe(test.outcome === "timeout" ? "paid" : expected[test.outcome]?.status);
       // 12 USD at the snapshot's rates: 1880 JPY + 10% = 188 JPY tax.
       expect([order?.netMinor, order?.taxMinor, order?.totalMinor]).toEqual([1880n, 188n, 2068n]);
       const [payment] = await t.db
@@ -304,6 +316,20 @@ describe("receipts", () => {
     // A receipt cannot borrow the other key's id.
     const swapped = { ...JSON.parse(before.payload), kid: after.kid };
     expect(verifyReceipt(swapped, before.signature, keys).valid).toBe(false);
+  });
+
+  it("lists the keys for the admin overview: the current one first, each with its receipts", async () => {
+    const signed = await paidReceipt();
+    const overview = await receiptKeyOverview(t.db);
+    expect(overview[0]).toMatchObject({ kid: signed.kid, current: true, retiredAt: null });
+    expect(overview.filter((k) => k.current)).toHaveLength(1);
+    expect(overview.slice(1).every((k) => !k.current && k.retiredAt instanceof Date)).toBe(true);
+    const [{ n } = { n: 0 }] = await t.sql<{ n: number }[]>`
+      select count(*)::int as n from receipts where kid = ${signed.kid}`;
+    expect(overview[0]?.receipts).toBe(n);
+    expect(overview.reduce((sum, k) => sum + k.receipts, 0)).toBe(
+      (await t.db.select().from(receipts)).length,
+    );
   });
 
   it("verifies with the OpenSSL command the docs give", async () => {

@@ -2,11 +2,11 @@ import "server-only";
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { and, asc, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { base64ToBytes } from "@/core/crypto/encoding";
 import { ed25519KeyId, type ReceiptKey } from "@/core/receipts/receipt";
 import type { Db } from "../db/client";
-import { receiptKeys } from "../db/schema";
+import { receiptKeys, receipts } from "../db/schema";
 import { getEnv, pemFromEnv } from "../env";
 
 /**
@@ -169,4 +169,23 @@ export function jwks(keys: readonly PublishedKey[]) {
       pem: k.publicKeyPem,
     })),
   };
+}
+
+/**
+ * Every published receipt key for the admin overview: the current one first, then the retired ones,
+ * newest first, each with how many receipts it signed. Reads only (never generates a key).
+ */
+export async function receiptKeyOverview(db: Db) {
+  const rows = await db
+    .select({
+      kid: receiptKeys.kid,
+      createdAt: receiptKeys.createdAt,
+      retiredAt: receiptKeys.retiredAt,
+      receipts: count(receipts.orderId),
+    })
+    .from(receiptKeys)
+    .leftJoin(receipts, eq(receipts.kid, receiptKeys.kid))
+    .groupBy(receiptKeys.kid)
+    .orderBy(sql`${receiptKeys.retiredAt} is not null`, desc(receiptKeys.createdAt));
+  return rows.map((row) => ({ ...row, current: row.retiredAt === null }));
 }

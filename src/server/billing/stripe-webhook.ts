@@ -1,16 +1,20 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { getEnv } from "../env";
 import { readBodyCapped } from "../read-body";
+import { failPendingOrder, lockOrganizationBilling, settlePaid } from "./checkout";
+import { currentSigningKey } from "./receipt-keys";
 
 const MAX_WEBHOOK_BYTES = 256 * 1024;
 
 /**
  * POST /api/billing/stripe-webhook. The event is used only after its signature is verified with the
- * webhook signing secret. Payments are settled synchronously at checkout, so events serve as a
- * cross-check: a payment Stripe reports as failed for an order we hold as pending marks it failed.
+ * webhook signing secret. Checkout settles most payments synchronously; an order left pending
+ * (Stripe's answer was lost to a timeout or a crash) is settled here when Stripe reports its
+ * PaymentIntent succeeded or failed. Configure the endpoint for `payment_intent.succeeded` and
+ * `payment_intent.payment_failed`.
  */
 export async function handleStripeWebhook(db: Db, request: Request): Promise<Response> {
   const env = getEnv();
@@ -46,28 +50,67 @@ export async function handleStripeWebhook(db: Db, request: Request): Promise<Res
       { status: 400 },
     );
   }
-  return Response.json(await applyStripeEvent(db, event));
+  return Response.json(await applyStripeEvent(db, event, { issuer: env.APP_URL ?? "Abacus" }));
 }
 
+type StripeIntent = {
+  id?: string;
+  amount?: number;
+  currency?: string;
+  metadata?: Record<string, string>;
+  last_payment_error?: { message?: string; code?: string; decline_code?: string };
+};
+
+/**
+ * Settles a pending order from Stripe's word about its PaymentIntent, exactly once:
+ * `payment_intent.succeeded` marks it paid (plan activated, receipt signed) and
+ * `payment_intent.payment_failed` marks it failed. The organization's billing lock orders this
+ * against checkout submits; only a pending order changes, so a redelivered event, or one about an
+ * order a checkout already settled, changes nothing (`applied: false`).
+ */
 export async function applyStripeEvent(
   db: Db,
   event: { type: string; data: { object: unknown } },
+  options: { issuer?: string; now?: () => Date } = {},
 ): Promise<{ received: true; applied: boolean }> {
-  if (event.type !== "payment_intent.payment_failed") return { received: true, applied: false };
-  const intent = event.data.object as {
-    metadata?: Record<string, string>;
-    last_payment_error?: { message?: string };
-  };
+  const none = { received: true, applied: false } as const;
+  if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed")
+    return none;
+  const intent = event.data.object as StripeIntent;
   const orderId = intent.metadata?.orderId;
-  if (!orderId || !/^[0-9a-f-]{36}$/.test(orderId)) return { received: true, applied: false };
-  const updated = await db
-    .update(orders)
-    .set({
-      status: "failed",
-      failureCode: "card_declined",
-      failureReason: intent.last_payment_error?.message ?? "The payment failed at Stripe.",
-    })
-    .where(and(eq(orders.id, orderId), eq(orders.status, "pending")))
-    .returning({ id: orders.id, status: orders.status });
-  return { received: true, applied: updated.length > 0 };
+  if (!orderId || !/^[0-9a-f-]{36}$/.test(orderId)) return none;
+  const [found] = await db
+    .select({ organizationId: orders.organizationId })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  if (!found) return none;
+  // Before the transaction, as checkout does (publishing a first key uses a connection of its own).
+  const key = event.type === "payment_intent.succeeded" ? await currentSigningKey(db) : null;
+  const applied = await db.transaction(async (tx) => {
+    await lockOrganizationBilling(tx, found.organizationId);
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+    if (order?.status !== "pending") return false;
+    if (key) {
+      // The event must be about this order's money: same amount in the same currency.
+      if (intent.amount !== Number(order.totalMinor) || intent.currency?.toUpperCase() !== order.currency) {
+        console.error("Stripe webhook: the PaymentIntent's amount does not match order", order.id);
+        return false;
+      }
+      const settled = await settlePaid(tx, order, intent.id ?? "stripe", {
+        key,
+        issuer: options.issuer,
+        paidAt: (options.now ?? (() => new Date()))(),
+      });
+      return settled.applied;
+    }
+    const error = intent.last_payment_error;
+    return failPendingOrder(
+      tx,
+      order,
+      error?.decline_code ?? error?.code ?? "card_declined",
+      error?.message ?? "The payment failed at Stripe.",
+      intent.id ?? null,
+    );
+  });
+  return { received: true, applied };
 }

@@ -361,7 +361,8 @@ export const payments = pgTable(
       .references(() => orders.id, { onDelete: "cascade" }),
     provider: text("provider").notNull(),
     providerReference: text("provider_reference"),
-    status: text("status", { enum: ["succeeded", "failed"] }).notNull(),
+    /** "unknown": the attempt was made but the provider's answer is not known yet (order pending). */
+    status: text("status", { enum: ["succeeded", "failed", "unknown"] }).notNull(),
     amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
     currency: text("currency").notNull(),
     cardBrand: text("card_brand").notNull(),

@@ -7,7 +7,12 @@ import type { MailMessage } from "./templates";
 export type Mailer = {
   /** Keeps the message in the outbox and, with a mail server, hands it over for delivery. */
   send(to: string, message: MailMessage): Promise<void>;
-  /** Waits for deliveries still in flight (tests, graceful shutdown). */
+  /**
+   * Runs `work` (a send already started) off the response path: nothing waits for it but `flush()`,
+   * and a failure is logged, never thrown.
+   */
+  track(work: Promise<unknown>): void;
+  /** Waits for sends and deliveries still in flight (tests, graceful shutdown). */
   flush(): Promise<void>;
 };
 
@@ -25,7 +30,18 @@ export type MailerOptions = {
  */
 export function createMailer(db: Db, options: MailerOptions = {}): Mailer {
   const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<unknown>) => {
+    const tracked = work.then(
+      () => undefined,
+      (error: unknown) => {
+        console.error("Mail could not be queued:", error instanceof Error ? error.message : "unknown");
+      },
+    );
+    inFlight.add(tracked);
+    void tracked.finally(() => inFlight.delete(tracked));
+  };
   return {
+    track,
     async send(to, message) {
       const [row] = await db
         .insert(mailOutbox)
@@ -43,15 +59,11 @@ export function createMailer(db: Db, options: MailerOptions = {}): Mailer {
             .set({ status: "failed", error: error instanceof Error ? error.message.slice(0, 500) : "failed" })
             .where(eq(mailOutbox.id, row.id)),
       );
-      const tracked = job.then(
-        () => undefined,
-        () => undefined,
-      );
-      inFlight.add(tracked);
-      void tracked.finally(() => inFlight.delete(tracked));
+      track(job);
     },
     async flush() {
-      await Promise.all([...inFlight]);
+      // A tracked send may start a delivery that is tracked in turn: wait until nothing is left.
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
 }

@@ -10,17 +10,30 @@ import type { Money } from "@/core/money";
 export interface ChargeRequest {
   amount: Money;
   card: CheckedCard;
-  /** Unique per organization and order: a provider that supports it dedupes retries with it. */
+  /**
+   * The order's stable key, `${organizationId}:${formKey}`: the same for every attempt to pay one
+   * order, so a provider that supports idempotency (Stripe) answers a retry with the first attempt's
+   * result instead of charging again.
+   */
   idempotencyKey: string;
   description: string;
   metadata: Record<string, string>;
 }
 
+/**
+ * - `succeeded`: the money was taken.
+ * - `declined`: the provider definitely did not take it (a card decline, an invalid request); the
+ *   order may fail and a new attempt under a new key is safe.
+ * - `unknown`: no definite answer (timeout, network error, 5xx, a payment still processing). The
+ *   money may or may not have been taken: the order stays pending, and only the same key may retry.
+ */
 export type ChargeResult =
-  | { ok: true; reference: string }
-  | { ok: false; code: string; reason: string; reference?: string };
+  | { status: "succeeded"; reference: string }
+  | { status: "declined"; code: string; reason: string; reference?: string }
+  | { status: "unknown"; reason: string; reference?: string };
 
 export interface PaymentProvider {
   readonly id: "test" | "stripe";
+  /** Resolves with the outcome; a thrown error counts as `unknown` (never as a decline). */
   charge(request: ChargeRequest): Promise<ChargeResult>;
 }

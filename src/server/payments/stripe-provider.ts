@@ -2,15 +2,25 @@ import "server-only";
 import Stripe from "stripe";
 import type { ChargeRequest, ChargeResult, PaymentProvider } from "./provider";
 
+/** How long one request to Stripe may take before the SDK gives up on it (and retries it, same key). */
+export const STRIPE_TIMEOUT_MS = 20_000;
+
 /**
  * Stripe, through the official SDK. The card is turned into a PaymentMethod and a PaymentIntent is
- * confirmed at once, both with the order's idempotency key, so a retried request cannot charge twice
- * at Stripe either. (Sending card numbers to Stripe's API needs raw card data access on the account;
- * an account without it should put Stripe Elements in front, which this interface allows.) Amounts
- * are our minor units, which are Stripe's smallest currency units.
+ * confirmed at once, sent with `Idempotency-Key: pm:<order key>` and `pi:<order key>`, where the order
+ * key is `${organizationId}:${formKey}` and never changes for one order. A retried request (the SDK's
+ * own retries, or a later attempt at the same pending order) therefore gets Stripe's saved answer to
+ * the first one instead of a second charge. (Sending card numbers to Stripe's API needs raw card data
+ * access on the account; an account without it should put Stripe Elements in front, which this
+ * interface allows.) Amounts are our minor units, which are Stripe's smallest currency units.
+ *
+ * Only an answer that says no money moved is a decline (a card error, an invalid request). A timeout,
+ * a connection error, a 5xx, a rate limit, an idempotency conflict or a payment still `processing` is
+ * `unknown`: the order stays pending until a retry under the same key or a webhook settles it.
  */
 export function createStripeProvider(secretKey: string, client?: Stripe): PaymentProvider {
-  const stripe = client ?? new Stripe(secretKey, { maxNetworkRetries: 2, telemetry: false });
+  const stripe =
+    client ?? new Stripe(secretKey, { maxNetworkRetries: 2, timeout: STRIPE_TIMEOUT_MS, telemetry: false });
   return {
     id: "stripe",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
@@ -18,7 +28,11 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
       // number holds it exactly, and before anything is sent (Stripe refuses more than 8 digits anyway).
       const minor = request.amount.amount;
       if (minor <= 0n || minor > BigInt(Number.MAX_SAFE_INTEGER)) {
-        return { ok: false, code: "amount_invalid", reason: "The amount cannot be charged through Stripe." };
+        return {
+          status: "declined",
+          code: "amount_invalid",
+          reason: "The amount cannot be charged through Stripe.",
+        };
       }
       try {
         const method = await stripe.paymentMethods.create(
@@ -45,21 +59,52 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
           },
           { idempotencyKey: `pi:${request.idempotencyKey}` },
         );
-        if (intent.status === "succeeded") return { ok: true, reference: intent.id };
+        if (intent.status === "succeeded") return { status: "succeeded", reference: intent.id };
+        if (intent.status === "processing") {
+          return {
+            status: "unknown",
+            reason: "Stripe is still processing the payment.",
+            reference: intent.id,
+          };
+        }
         return {
-          ok: false,
+          status: "declined",
           code: "card_declined",
           reason: `The payment needs more steps (${intent.status}); try another card.`,
           reference: intent.id,
         };
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeCardError) {
-          const code = error.decline_code ?? error.code ?? "card_declined";
-          return { ok: false, code, reason: error.message };
-        }
-        throw new Error(error instanceof Error ? error.message : "Stripe request failed");
+        return classifyStripeError(error);
       }
     },
+  };
+}
+
+/** A Stripe error as a charge outcome: a decline only when Stripe's answer says nothing was charged. */
+export function classifyStripeError(error: unknown): ChargeResult {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    const code = error.decline_code ?? error.code ?? "card_declined";
+    return { status: "declined", code, reason: error.message };
+  }
+  // A 4xx about the request itself (never a key still in use, or a key reused with other parameters:
+  // those say another attempt under this key exists, and it may have charged).
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    error.statusCode !== undefined &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500 &&
+    error.statusCode !== 409 &&
+    error.statusCode !== 429 &&
+    !String(error.code ?? "").startsWith("idempotency")
+  ) {
+    return { status: "declined", code: error.code ?? "invalid_request", reason: error.message };
+  }
+  // Never the request (it holds the card): the error's message is Stripe's or the network's own.
+  const message = error instanceof Error ? error.message : "unknown error";
+  console.error("Stripe charge outcome unknown:", message);
+  return {
+    status: "unknown",
+    reason: "The payment provider did not confirm the payment in time.",
   };
 }
 

@@ -120,7 +120,7 @@ describe("the Stripe provider", () => {
       },
     } as unknown as Stripe;
     const provider = createStripeProvider("sk_test_x", fake);
-    expect(await provider.charge(request)).toEqual({ ok: true, reference: "pi_1" });
+    expect(await provider.charge(request)).toEqual({ status: "succeeded", reference: "pi_1" });
     expect(calls[1]).toMatchObject({
       params: { amount: 2068, currency: "jpy", payment_method: "pm_1", confirm: true },
       options: { idempotencyKey: "pi:org:key" },
@@ -139,7 +139,7 @@ describe("the Stripe provider", () => {
     } as unknown as Stripe;
     const huge = { ...request, amount: { amount: 9_007_199_254_740_993n, currency: "JPY" } };
     expect(await createStripeProvider("sk_test_x", fake).charge(huge)).toMatchObject({
-      ok: false,
+      status: "declined",
       code: "amount_invalid",
     });
     expect(called).toBe(false);
@@ -160,7 +160,7 @@ describe("the Stripe provider", () => {
       },
     } as unknown as Stripe;
     expect(await createStripeProvider("sk_test_x", fake).charge(request)).toEqual({
-      ok: false,
+      status: "declined",
       code: "insufficient_funds",
       reason: "Your card has insufficient funds.",
     });

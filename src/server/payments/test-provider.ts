@@ -11,13 +11,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function createTestProvider(options: { slowMs?: number } = {}): PaymentProvider {
   const slowMs = options.slowMs ?? SLOW_APPROVAL_MS;
+  // The timeout card's charges, by idempotency key: like a real provider, a retry with the same key
+  // gets the first attempt's result (here: the charge that went through) instead of a new charge.
+  const lostAnswers = new Map<string, string>();
   return {
     id: "test",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const card = TEST_CARDS.find((c) => c.number === request.card.number);
+      const earlier = lostAnswers.get(request.idempotencyKey);
+      if (earlier) return { status: "succeeded", reference: earlier };
       const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
       const decline = (code: string): ChargeResult => ({
-        ok: false,
+        status: "declined",
         code,
         reason: DECLINE_REASONS[code] ?? code,
         reference,
@@ -25,16 +30,19 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
       if (!card) return decline("unknown_test_card");
       switch (card.outcome) {
         case "approve":
-          return { ok: true, reference };
+          return { status: "succeeded", reference };
         case "slow_approve":
           await sleep(slowMs);
-          return { ok: true, reference };
+          return { status: "succeeded", reference };
         case "decline":
           return decline("card_declined");
         case "insufficient_funds":
           return decline("insufficient_funds");
         case "expired_card":
           return decline("expired_card");
+        case "timeout":
+          lostAnswers.set(request.idempotencyKey, reference);
+          return { status: "unknown", reason: "The test provider's answer was lost (test card)." };
       }
     },
   };

@@ -2,11 +2,13 @@ import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { formatMinor } from "@/features/billing/format";
 import { CheckoutForm } from "@/features/checkout/checkout-form";
 import { newIdempotencyKey } from "@/features/checkout/idempotency";
 import { buildQuote, parseSelection } from "@/features/checkout/quote";
 import { OrderSelection } from "@/features/checkout/selection";
 import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
+import { pendingOrder } from "@/server/billing/checkout";
 import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
@@ -28,9 +30,21 @@ export default async function Page({
   if (viewer.memberRole === "member") return <OwnersOnly orgName={viewer.org.name} />;
   const selection = parseSelection(search);
   const db = getDb();
-  const [table, subscription] = await Promise.all([loadRateTable(db), getSubscription(db, viewer.org.id)]);
+  const [table, subscription, pending] = await Promise.all([
+    loadRateTable(db),
+    getSubscription(db, viewer.org.id),
+    pendingOrder(db, viewer.org.id),
+  ]);
   const quote = buildQuote(selection, table);
   const current = currentPlanNote(subscription);
+  // A payment whose outcome is still unknown: the same purchase resumes under its key (so a reload
+  // checks on it instead of paying again); another purchase waits for it.
+  const resumes =
+    pending &&
+    quote &&
+    pending.plan === quote.plan.id &&
+    pending.interval === quote.interval &&
+    pending.currency === quote.currency;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
@@ -42,6 +56,7 @@ export default async function Page({
           {current}
         </p>
       ) : null}
+      {pending ? <PendingNote pending={pending} resumes={Boolean(resumes)} /> : null}
       {quote ? (
         <div className="mt-8 grid gap-8">
           <OrderSelection
@@ -52,7 +67,7 @@ export default async function Page({
           />
           <CheckoutForm
             quote={quote}
-            initialKey={newIdempotencyKey()}
+            initialKey={resumes ? pending.idempotencyKey : newIdempotencyKey()}
             defaultName={viewer.org.name}
             defaultCountry=""
           />
@@ -75,6 +90,39 @@ function currentPlanNote(sub: Awaited<ReturnType<typeof getSubscription>>): stri
   const name = sub.plan === "pro" ? "Pro" : "Team";
   const end = sub.currentPeriodEnd.toISOString().slice(0, 10);
   return `Currently on ${name} (${sub.interval}) until ${end}. Paying now starts a new period from today.`;
+}
+
+function PendingNote({
+  pending,
+  resumes,
+}: {
+  pending: NonNullable<Awaited<ReturnType<typeof pendingOrder>>>;
+  resumes: boolean;
+}) {
+  const what = `${pending.plan === "pro" ? "Pro" : "Team"} (${pending.interval}) for ${formatMinor(pending.totalMinor, pending.currency)}`;
+  const card = pending.card ? ` with the ${pending.card.brand} card ending ${pending.card.last4}` : "";
+  return (
+    <p
+      className="mt-4 rounded-lg border border-border bg-card p-4 text-sm leading-6"
+      data-testid="pending-order"
+    >
+      A payment of {what}
+      {card} has not been confirmed by the payment provider yet.{" "}
+      {resumes ? (
+        "Submit the form again with the same card to check on it: it will not be charged twice."
+      ) : (
+        <>
+          <Link
+            className="underline"
+            href={`/checkout?plan=${pending.plan}&interval=${pending.interval}&currency=${pending.currency}`}
+          >
+            Open that order
+          </Link>{" "}
+          to check on it before buying anything else.
+        </>
+      )}
+    </p>
+  );
 }
 
 function OwnersOnly({ orgName }: { orgName: string }) {

@@ -1,5 +1,6 @@
 import "server-only";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { TimeSeries } from "@/components/charts/time-series";
 import { Card } from "@/components/ui/card";
 import { formatMoney } from "@/core/money/format";
@@ -16,6 +17,7 @@ import {
   revenueByCurrency,
   signUpsByDay,
 } from "@/server/admin-overview";
+import { receiptKeyOverview } from "@/server/billing/receipt-keys";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { getMonitoringConfig } from "@/server/monitoring";
@@ -80,7 +82,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
     (["open", "handled", "all"] as const).find((f) => f === one(params.inbox)) ??
     ("open" satisfies InboxFilter);
   const errorId = one(params.error);
-  const [counts, revenue, signUps, messages, errors, viewsDaily, viewsRoutes, dbVersion, detail] =
+  const [counts, revenue, signUps, messages, errors, viewsDaily, viewsRoutes, dbVersion, detail, keys] =
     await Promise.all([
       instanceCounts(db),
       revenueByCurrency(db),
@@ -91,8 +93,9 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
       pageViewsByRoute(db, range),
       databaseVersion(db),
       errorId ? getErrorEvent(db, errorId) : Promise.resolve(null),
+      receiptKeyOverview(db),
     ]);
-  const facts: [string, string][] = [
+  const facts: [string, ReactNode][] = [
     ["App version", packageJson.version],
     [
       "Database",
@@ -108,7 +111,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
       "Analytics",
       env.VERCEL ? "Vercel Web Analytics" : "First-party page views (no cookies, no IP addresses)",
     ],
-    ["Receipt key ids", "None yet: receipts are signed once checkout is enabled"],
+    ["Receipt key ids", <ReceiptKeys key="receipt-keys" keys={keys} />],
   ];
   const stat = (label: string, value: number, note?: string) => (
     <Card className="grid gap-1 p-4">
@@ -301,5 +304,45 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
         </dl>
       </Section>
     </AdminPage>
+  );
+}
+
+/** The published receipt keys: which one signs now, which are retired (old receipts still verify). */
+function ReceiptKeys({ keys }: { keys: Awaited<ReturnType<typeof receiptKeyOverview>> }) {
+  if (keys.length === 0) {
+    return (
+      <span data-testid="receipt-keys">
+        None yet: the first paid order creates the signing key and publishes it at{" "}
+        <Link className="underline" href="/api/v1/receipt-keys">
+          /api/v1/receipt-keys
+        </Link>
+        .
+      </span>
+    );
+  }
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return (
+    <span className="grid gap-1" data-testid="receipt-keys">
+      <ul className="grid gap-1">
+        {keys.map((k) => (
+          <li key={k.kid} className="flex flex-wrap items-baseline gap-x-2">
+            <code className="break-all font-mono text-xs">{k.kid}</code>
+            <span className="text-muted-foreground">
+              {k.current ? `current since ${day(k.createdAt)}` : `retired ${day(k.retiredAt ?? k.createdAt)}`}
+              {" · "}
+              <span className="tabular-nums">{k.receipts.toLocaleString("en-US")}</span>{" "}
+              {k.receipts === 1 ? "receipt" : "receipts"}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <span className="text-xs text-muted-foreground">
+        All are published at{" "}
+        <Link className="underline" href="/api/v1/receipt-keys">
+          /api/v1/receipt-keys
+        </Link>
+        ; retired keys stay there so the receipts they signed still verify.
+      </span>
+    </span>
   );
 }
