@@ -116,7 +116,7 @@ export function keySpecOf(id: string): c.KeySpec {
   } else if (id.startsWith("EC-")) {
     const curve = id.slice(3);
     if ((c.EC_CURVES as readonly string[]).includes(curve)) return { type: "EC", curve: curve as c.EcCurve };
-  } else if (id === "Ed25519" || id === "X25519") {
+  } else if (id === "Ed25519" || id === "X25519" || id === "Ed448" || id === "X448") {
     return { type: id };
   } else if (id === "DSA-2048") {
     return { type: "DSA", bits: 2048 };
@@ -212,7 +212,7 @@ async function rsaDecrypt(a: {
 
 // ---- signatures ------------------------------------------------------------------------------------
 
-export type SchemeChoice = "auto" | "RSASSA-PKCS1-v1_5" | "RSA-PSS" | "ECDSA" | "Ed25519" | "DSA";
+export type SchemeChoice = "auto" | "RSASSA-PKCS1-v1_5" | "RSA-PSS" | "ECDSA" | "Ed25519" | "Ed448" | "DSA";
 
 export interface SignatureOptions {
   scheme: SchemeChoice;
@@ -253,6 +253,7 @@ const KIND_SCHEME: Record<string, Exclude<SchemeChoice, "auto"> | undefined> = {
   rsa: "RSASSA-PKCS1-v1_5",
   ec: "ECDSA",
   ed25519: "Ed25519",
+  ed448: "Ed448",
   dsa: "DSA",
 };
 
@@ -267,7 +268,7 @@ function resolveScheme(
   if (!alg) {
     throw new FieldError(
       "WRONG_KEY_TYPE",
-      `Wrong key type: ${kind === "x25519" ? "X25519" : kind.toUpperCase()} keys cannot sign; use an RSA, EC, Ed25519 or DSA key`,
+      `Wrong key type: ${kind === "x25519" ? "X25519" : kind === "x448" ? "X448" : kind.toUpperCase()} keys cannot sign; use an RSA, EC, Ed25519, Ed448 or DSA key`,
       field,
     );
   }
@@ -307,16 +308,18 @@ function resolveScheme(
         scheme: { alg, ...(hash ? { hash } : {}), format: o.format },
         label: `DSA with ${hash ?? "SHA-256"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
       };
-    default:
+    default: {
+      // Pure EdDSA hashes the message itself (SHA-512 / SHAKE256 inside); a chosen hash would be silently ignored.
+      const inner = alg === "Ed448" ? "SHAKE256" : "SHA-512";
       if (hash) {
-        // Pure Ed25519 hashes the message itself (SHA-512 inside); a chosen hash would be silently ignored.
         throw new FieldError(
           "INVALID_PARAMETER",
-          `Ed25519 signs the message itself (with SHA-512 inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
+          `${alg} signs the message itself (with ${inner} inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
           "hash",
         );
       }
-      return { scheme: { alg: "Ed25519" }, label: "Ed25519 (pure)" };
+      return { scheme: { alg }, label: `${alg} (pure)` };
+    }
   }
 }
 
