@@ -5,6 +5,11 @@ import { createPrivateKey, createPublicKey } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { OpenSslDir } from "../../../tests/support/openssl";
 import { fromJwk } from "./convert";
+import { x448 } from "./curves";
+import { x448Derive } from "./ec";
+import { hexToBytes } from "./encoding";
+import edKat from "./fixtures/wycheproof-ed448.json";
+import xKat from "./fixtures/wycheproof-x448.json";
 import {
   bytesToHex,
   deriveSharedSecret,
@@ -176,5 +181,36 @@ describe("PEM labels", () => {
     const pair = await generateKeyPair({ type: "Ed448" });
     expect(parsePem(pair.privatePem).label).toBe("PRIVATE KEY");
     expect(parsePem(pair.publicPem).label).toBe("PUBLIC KEY");
+  });
+});
+
+describe("Wycheproof Ed448 (strict RFC 8032 verification through the façade the Sign tool calls)", () => {
+  for (const g of edKat.groups) {
+    it(`key ${g.pk.slice(0, 16)}…: tcIds ${g.tests.map((t) => t.tcId).join(", ")}`, async () => {
+      const pub = await loadPublicKey(g.publicKeyPem);
+      expect(pub).toEqual({ kind: "ed448", publicKey: hexToBytes(g.pk) });
+      for (const t of g.tests) {
+        const ok = await verify(g.publicKeyPem, hexToBytes(t.msg), hexToBytes(t.sig), { alg: "Ed448" });
+        expect({ tcId: t.tcId, ok }).toEqual({ tcId: t.tcId, ok: t.result === "valid" });
+      }
+    });
+  }
+});
+
+describe("Wycheproof X448", () => {
+  it(`${xKat.tests.length} cases: valid ones agree; invalid ones are refused; acceptable ones agree or are refused`, async () => {
+    for (const t of xKat.tests) {
+      const secret = hexToBytes(t.private);
+      const k = { kind: "x448", secret, publicKey: x448.getPublicKey(secret) } as const;
+      let out: string | undefined;
+      try {
+        out = bytesToHex(await x448Derive(k, hexToBytes(t.public)));
+      } catch {
+        out = undefined;
+      }
+      if (t.result === "valid") expect(out, `tcId ${t.tcId}`).toBe(t.shared);
+      else if (t.result === "invalid") expect(out, `tcId ${t.tcId}`).toBeUndefined();
+      else if (out !== undefined) expect(out, `tcId ${t.tcId}`).toBe(t.shared);
+    }
   });
 });
