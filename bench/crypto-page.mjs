@@ -11,7 +11,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
@@ -75,6 +75,11 @@ function opensslTime(name) {
   return { ms: median(times), digest };
 }
 
+const loadBefore = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(" ");
+const step = (what) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${what}`);
+step("server up; starting the browser");
 const browser = await chromium.launch(chromiumLaunchOptions);
 const page = await browser.newPage();
 
@@ -99,6 +104,7 @@ for (const [id, label] of [
   ["encrypt", "Symmetric encryption"],
   ["certs", "Certificates"],
 ]) {
+  step(`opening ${label}`);
   const before = new Set(seen.keys());
   const link = page.getByRole("navigation", { name: "Crypto tools" }).getByRole("link", { name: label });
   if ((await link.count()) === 0) {
@@ -123,6 +129,7 @@ for (const [alg, name] of Object.entries(OPENSSL)) {
   const times = [];
   let digest = "";
   for (let i = 0; i < RUNS; i++) {
+    step(`${alg} run ${i + 1}`);
     const t = performance.now();
     await tool.getByRole("button", { name: "Hash", exact: true }).click();
     const out = tool.getByRole("status", { name: "Digest", exact: true });
@@ -139,7 +146,9 @@ await browser.close();
 
 const mb = (SIZE / 1e6).toFixed(0);
 console.log(
-  `\nHashing ${mb} MB (${SIZE.toLocaleString("en-US")} bytes), median of ${RUNS}, ${new Date().toISOString()}\n`,
+  `\nHashing ${mb} MB (${SIZE.toLocaleString("en-US")} bytes), median of ${RUNS}, ${new Date().toISOString()}, load average ${loadBefore} before and ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} after\n`,
 );
 console.log("| Algorithm | In the page | openssl dgst | Page / OpenSSL |");
 console.log("|---|---:|---:|---:|");

@@ -950,3 +950,53 @@ test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
   const expected = openssl(["dgst", "-shake256", "-xoflen", "64", "-r"], "abc").toString().split(" ")[0];
   await expect(result(page, "Digest")).toHaveText(expected ?? "");
 });
+
+test("Ed448 signs what openssl verifies; X448 agrees with an openssl key", async ({ page }) => {
+  const ed = await generateKey(page, "Ed448");
+  await expect(result(page, "Public key (JWK)")).toContainText('"crv": "Ed448"');
+  const pubFile = path.join(tmp, "ed448-pub.pem");
+  writeFileSync(pubFile, ed.publicPem);
+  await openTool(page, "sign");
+  const signForm = page.getByRole("form", { name: "Sign" });
+  await signForm.getByLabel("Private key", { exact: true }).fill(ed.privatePem);
+  await signForm.getByLabel("Message", { exact: true }).fill("Pay 448.00 EUR to Ada");
+  await signForm.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(signForm.getByText("Ed448 (pure)")).toBeVisible();
+  const signature = (await result(page, "Signature").textContent()) ?? "";
+  expect(Buffer.from(signature, "base64")).toHaveLength(114);
+  writeFileSync(path.join(tmp, "msg448.txt"), "Pay 448.00 EUR to Ada");
+  writeFileSync(path.join(tmp, "sig448.bin"), Buffer.from(signature, "base64"));
+  const verified = openssl([
+    "pkeyutl",
+    "-verify",
+    "-pubin",
+    "-inkey",
+    pubFile,
+    "-rawin",
+    "-in",
+    path.join(tmp, "msg448.txt"),
+    "-sigfile",
+    path.join(tmp, "sig448.bin"),
+  ]).toString();
+  expect(verified).toContain("Signature Verified Successfully");
+
+  const ours = await generateKey(page, "X448");
+  const theirKey = path.join(tmp, "x448.pem");
+  openssl(["genpkey", "-algorithm", "X448", "-out", theirKey]);
+  const theirPub = openssl(["pkey", "-in", theirKey, "-pubout"]).toString();
+  writeFileSync(path.join(tmp, "x448-ours.pub"), ours.publicPem);
+  const expected = openssl([
+    "pkeyutl",
+    "-derive",
+    "-inkey",
+    theirKey,
+    "-peerkey",
+    path.join(tmp, "x448-ours.pub"),
+  ]).toString("hex");
+  await openTool(page, "agree");
+  await page.getByLabel("Your private key").fill(ours.privatePem);
+  await page.getByLabel("Their public key").fill(theirPub);
+  await page.getByRole("button", { name: "Derive shared secret" }).click();
+  await expect(result(page, "Shared secret")).toHaveText(expected);
+  await expect(page.getByText("56 bytes", { exact: true })).toBeVisible();
+});

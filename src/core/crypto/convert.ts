@@ -4,7 +4,7 @@
  * PKCS#8 (optionally encrypted), PKCS#1, SEC1, SPKI or JWK, and the public key of a private one, as
  * `openssl pkey`, `openssl rsa -RSAPublicKey_out`, `openssl ec` and `openssl pkcs8 -topk8` do.
  */
-import { CURVES, type EcCurve, ecPublicFromPrivate, ed25519, x25519 } from "./curves";
+import { CURVES, type EcCurve, ecPublicFromPrivate, ed448, ed25519, x448, x25519 } from "./curves";
 import { base64ToBytes, bytesToBigint } from "./encoding";
 import { CryptoInputError, fail } from "./errors";
 import {
@@ -61,7 +61,7 @@ const JWK_CURVES: Record<string, EcCurve> = {
   secp256k1: "secp256k1",
 };
 
-/** A JWK (RFC 7517/7518/8037/8812) as a key: RSA, EC (P-256/384/521, secp256k1), Ed25519, X25519. */
+/** A JWK (RFC 7517/7518/8037/8812) as a key: RSA, EC (P-256/384/521, secp256k1), Ed25519, X25519, Ed448, X448. */
 export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
   let jwk: Record<string, unknown>;
   try {
@@ -109,6 +109,22 @@ export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
         if (jwk.d === undefined) return { kind: "x25519", publicKey: x };
         const secret = b64u(jwk.d, "d");
         return { kind: "x25519", secret, publicKey: x25519.getPublicKey(secret) };
+      }
+      if (jwk.crv === "Ed448") {
+        if (x.length !== 57) fail("MALFORMED_KEY", "Malformed JWK: an Ed448 x is 57 bytes");
+        if (jwk.d === undefined) return { kind: "ed448", publicKey: x };
+        const seed = b64u(jwk.d, "d");
+        if (seed.length !== 57) fail("MALFORMED_KEY", "Malformed JWK: an Ed448 d is 57 bytes");
+        const publicKey = ed448.getPublicKey(seed);
+        if (publicKey.some((b, i) => b !== x[i])) fail("MALFORMED_KEY", "Malformed JWK: d does not match x");
+        return { kind: "ed448", seed, publicKey };
+      }
+      if (jwk.crv === "X448") {
+        if (x.length !== 56) fail("MALFORMED_KEY", "Malformed JWK: an X448 x is 56 bytes");
+        if (jwk.d === undefined) return { kind: "x448", publicKey: x };
+        const secret = b64u(jwk.d, "d");
+        if (secret.length !== 56) fail("MALFORMED_KEY", "Malformed JWK: an X448 d is 56 bytes");
+        return { kind: "x448", secret, publicKey: x448.getPublicKey(secret) };
       }
       return fail("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: JWK curve ${String(jwk.crv)}`);
     }

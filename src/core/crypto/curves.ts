@@ -1,3 +1,4 @@
+import { ed448, x448 } from "@noble/curves/ed448.js";
 import { ed25519, x25519 } from "@noble/curves/ed25519.js";
 import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
@@ -85,4 +86,4 @@ export function ecPublicFromPrivate(curve: EcCurve, d: Uint8Array): Uint8Array {
   }
 }
 
-export { ed25519, x25519 };
+export { ed448, ed25519, x448, x25519 };

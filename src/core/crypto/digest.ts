@@ -3,11 +3,10 @@
  * SHAKE extendable-output functions. Kept apart from `HashAlgorithm` (which HMAC, PBKDF2 and the
  * signatures take) so that no signature or KDF silently offers a hash OpenSSL does not pair with it.
  *
- * Speed for big files (measured by `bench/hash-page.mjs`): SHA-1/256/384/512 of a Blob up to
- * {@link ONE_SHOT_MAX} are read in chunks (progress and cancel between chunks) and digested once by
- * WebCrypto, which is native code; every other stream goes through `hash-wasm` (WebAssembly), with
- * @noble/hashes for what hash-wasm lacks (SHA-512/256, SHAKE) and as the fallback where WebAssembly
- * cannot be compiled.
+ * Speed for big files (measured by `bench/crypto-page.mjs`): streams go through `hash-wasm`
+ * (WebAssembly), which hashes each chunk as the browser reads the file; where WebAssembly cannot be
+ * compiled, SHA-1/256/384/512 of a Blob up to {@link ONE_SHOT_MAX} are read in chunks and digested once by
+ * WebCrypto (native), and @noble/hashes does the rest (and what hash-wasm lacks: SHA-512/256, SHAKE).
  */
 import { blake2b, blake2s } from "@noble/hashes/blake2.js";
 import { blake3 } from "@noble/hashes/blake3.js";
@@ -104,22 +103,24 @@ const WASM: Partial<Record<DigestAlgorithm, (length: number | undefined) => Prom
   BLAKE3: (length) => createBLAKE3((length ?? 32) * 8),
 };
 
-/** hash-wasm where it has the algorithm and WebAssembly runs; @noble/hashes otherwise. */
-async function incremental(alg: DigestAlgorithm, length: number | undefined): Promise<Incremental> {
+/** hash-wasm's incremental hasher, or undefined where it lacks the algorithm or WebAssembly cannot run. */
+async function wasmIncremental(
+  alg: DigestAlgorithm,
+  length: number | undefined,
+): Promise<Incremental | undefined> {
   const make = WASM[alg];
-  if (make) {
-    try {
-      const h = await make(length);
-      h.init();
-      return {
-        update: (chunk) => void h.update(chunk),
-        digest: () => h.digest("binary"),
-      };
-    } catch {
-      // No WebAssembly here (a CSP without 'wasm-unsafe-eval', an old runtime): the JavaScript path.
-    }
+  if (!make) return undefined;
+  try {
+    const h = await make(length);
+    h.init();
+    return {
+      update: (chunk) => void h.update(chunk),
+      digest: () => h.digest("binary"),
+    };
+  } catch {
+    // No WebAssembly here (a CSP without 'wasm-unsafe-eval', an old runtime): the other paths.
+    return undefined;
   }
-  return nobleIncremental(alg, length);
 }
 
 export interface DigestOptions {
@@ -145,6 +146,8 @@ export interface DigestStreamOptions extends DigestOptions {
   onProgress?: (processed: number, total: number | undefined) => void;
   signal?: AbortSignal;
   chunkSize?: number;
+  /** Skip hash-wasm (tests of the WebCrypto and noble paths). */
+  noWasm?: boolean;
 }
 
 const WEBCRYPTO_ONE_SHOT: ReadonlySet<DigestAlgorithm> = new Set(["SHA-1", "SHA-256", "SHA-384", "SHA-512"]);
@@ -172,7 +175,12 @@ async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Digests a file/blob (or chunks) with progress and cancellation (`ABORTED`); see the module note. */
+/**
+ * Digests a file/blob (or chunks) with progress and cancellation (`ABORTED`). Order of preference:
+ * hash-wasm streaming (hashing overlaps the browser's reading of the file, which the one-shot WebCrypto
+ * digest cannot); then, without WebAssembly, a chunked read and one native WebCrypto digest for
+ * SHA-1/256/384/512 up to {@link ONE_SHOT_MAX}; then @noble/hashes.
+ */
 export async function digestStream(
   alg: DigestAlgorithm,
   source: ByteSource,
@@ -182,13 +190,15 @@ export async function digestStream(
   const length = outputLength(alg, opts.length);
   const isBlob = typeof Blob !== "undefined" && source instanceof Blob;
   const total = isBlob ? source.size : source instanceof Uint8Array ? source.length : undefined;
-  const subtle = globalThis.crypto?.subtle;
+  const chunks = () => (isBlob ? blobChunks(source) : chunksOf(source, opts.chunkSize));
   throwIfAborted(opts.signal);
-  if (subtle && WEBCRYPTO_ONE_SHOT.has(alg) && total !== undefined && total <= ONE_SHOT_MAX) {
+  let h = opts.noWasm ? undefined : await wasmIncremental(alg, length);
+  const subtle = globalThis.crypto?.subtle;
+  if (!h && subtle && WEBCRYPTO_ONE_SHOT.has(alg) && total !== undefined && total <= ONE_SHOT_MAX) {
     // Read with progress into one buffer, then one native digest.
     const all = new Uint8Array(total);
     let processed = 0;
-    for await (const chunk of isBlob ? blobChunks(source) : chunksOf(source, opts.chunkSize)) {
+    for await (const chunk of chunks()) {
       throwIfAborted(opts.signal);
       all.set(chunk, processed);
       processed += chunk.length;
@@ -198,9 +208,9 @@ export async function digestStream(
     throwIfAborted(opts.signal);
     return new Uint8Array(await subtle.digest(alg, toBufferSource(all)));
   }
-  const h = await incremental(alg, length);
+  h ??= nobleIncremental(alg, length);
   let processed = 0;
-  for await (const chunk of isBlob ? blobChunks(source) : chunksOf(source, opts.chunkSize)) {
+  for await (const chunk of chunks()) {
     throwIfAborted(opts.signal);
     h.update(chunk);
     processed += chunk.length;

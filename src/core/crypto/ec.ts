@@ -1,5 +1,5 @@
 import { encode, int, parseDer, readInt, seq, seqChildren } from "./asn1";
-import { CURVES, type EcCurve, ed25519, normalizePoint, x25519 } from "./curves";
+import { CURVES, type EcCurve, ed448, ed25519, normalizePoint, x448, x25519 } from "./curves";
 import { bigintToBytes, bytesToBigint, equalBytes, toBufferSource } from "./encoding";
 import { CryptoInputError, fail } from "./errors";
 import { type HashAlgorithm, hashSync } from "./hash";
@@ -272,6 +272,55 @@ export async function x25519Derive(k: X25519PrivateKey, peerPublic: Uint8Array):
       "INVALID_PUBLIC_VALUE",
       "The X25519 peer key is a small-order point (the shared secret is all zeros)",
     );
+  }
+  return out;
+}
+
+// ---- Ed448 and X448 (RFC 8032, RFC 7748): @noble/curves; no browser's WebCrypto has them ---------------
+
+export type Ed448PrivateKey = Extract<PrivateKeyData, { kind: "ed448" }>;
+export type X448PrivateKey = Extract<PrivateKeyData, { kind: "x448" }>;
+
+export async function generateEd448(): Promise<Ed448PrivateKey> {
+  const seed = globalThis.crypto.getRandomValues(new Uint8Array(57));
+  return { kind: "ed448", seed, publicKey: ed448.getPublicKey(seed) };
+}
+
+/** Pure Ed448 (empty context), as `openssl pkeyutl -sign -rawin` makes it. */
+export async function ed448Sign(k: Ed448PrivateKey, data: Uint8Array): Promise<Uint8Array> {
+  return ed448.sign(data, k.seed);
+}
+
+/** RFC 8032 verification, strict (zip215 off: non-canonical encodings are refused, as OpenSSL does). */
+export async function ed448Verify(
+  publicKey: Uint8Array,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  if (signature.length !== 114 || publicKey.length !== 57) return false;
+  try {
+    return ed448.verify(signature, data, publicKey, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+export async function generateX448(): Promise<X448PrivateKey> {
+  const secret = globalThis.crypto.getRandomValues(new Uint8Array(56));
+  return { kind: "x448", secret, publicKey: x448.getPublicKey(secret) };
+}
+
+/** X448 (RFC 7748); an all-zero result (a small-order peer key) is refused, as OpenSSL does. */
+export async function x448Derive(k: X448PrivateKey, peerPublic: Uint8Array): Promise<Uint8Array> {
+  if (peerPublic.length !== 56) fail("INVALID_PUBLIC_VALUE", "An X448 public key is 56 bytes");
+  let out: Uint8Array;
+  try {
+    out = x448.getSharedSecret(k.secret, peerPublic);
+  } catch {
+    out = new Uint8Array(56);
+  }
+  if (out.every((b) => b === 0)) {
+    fail("INVALID_PUBLIC_VALUE", "The X448 peer key is a small-order point (the shared secret is all zeros)");
   }
   return out;
 }

@@ -9,12 +9,17 @@ import {
   ecdh,
   ecdsaSign,
   ecdsaVerify,
+  ed448Sign,
+  ed448Verify,
   ed25519Sign,
   ed25519Verify,
   generateEc,
+  generateEd448,
   generateEd25519,
+  generateX448,
   generateX25519,
   type SignatureFormat,
+  x448Derive,
   x25519Derive,
 } from "./ec";
 import { fail, unsupported } from "./errors";
@@ -146,6 +151,8 @@ export type KeySpec =
   | { type: "EC"; curve: EcCurve }
   | { type: "Ed25519" }
   | { type: "X25519" }
+  | { type: "Ed448" }
+  | { type: "X448" }
   | { type: "DSA"; bits?: 2048 | 3072 }
   | { type: "DH"; group: DhGroupName };
 
@@ -159,7 +166,7 @@ export interface GenerateOptions {
 export interface GeneratedKeyPair {
   privatePem: string;
   publicPem: string;
-  /** Where a JWK form exists (RSA, EC, Ed25519, X25519); unencrypted. */
+  /** Where a JWK form exists (RSA, EC, Ed25519, X25519, Ed448, X448); unencrypted. */
   jwk?: { privateKey: JsonWebKey; publicKey: JsonWebKey };
   summary: KeySummary;
   privateKey: PrivateKeyData;
@@ -181,6 +188,12 @@ export async function generateKeyPair(spec: KeySpec, opts: GenerateOptions = {})
       break;
     case "X25519":
       key = await generateX25519();
+      break;
+    case "Ed448":
+      key = await generateEd448();
+      break;
+    case "X448":
+      key = await generateX448();
       break;
     case "DSA":
       key = generateDsa(spec.bits ?? 2048);
@@ -228,6 +241,8 @@ function articled(op: string): string {
   if (op.startsWith("ECDSA") || op.startsWith("ECDH")) return "an EC key";
   if (op.startsWith("Ed25519")) return "an Ed25519 key";
   if (op.startsWith("X25519")) return "an X25519 key";
+  if (op.startsWith("Ed448")) return "an Ed448 key";
+  if (op.startsWith("X448")) return "an X448 key";
   if (op.startsWith("DSA")) return "a DSA key";
   return "a DH key";
 }
@@ -264,6 +279,7 @@ export type SignatureScheme =
   | { alg: "RSA-PSS"; hash: RsaHash; saltLength?: PssSaltLength }
   | { alg: "ECDSA"; hash?: HashAlgorithm; format?: SignatureFormat }
   | { alg: "Ed25519" }
+  | { alg: "Ed448" }
   | { alg: "DSA"; hash?: HashAlgorithm; format?: SignatureFormat };
 
 export async function sign(
@@ -294,6 +310,9 @@ export async function sign(
     case "Ed25519":
       if (k.kind !== "ed25519") return wrongType(k, "Ed25519");
       return ed25519Sign(k, data);
+    case "Ed448":
+      if (k.kind !== "ed448") return wrongType(k, "Ed448");
+      return ed448Sign(k, data);
     case "DSA":
       if (k.kind !== "dsa") return wrongType(k, "DSA");
       return dsaSign(k, data, scheme);
@@ -327,6 +346,9 @@ export async function verify(
     case "Ed25519":
       if (k.kind !== "ed25519") return wrongType(k, "Ed25519");
       return ed25519Verify(k.publicKey, data, signature);
+    case "Ed448":
+      if (k.kind !== "ed448") return wrongType(k, "Ed448");
+      return ed448Verify(k.publicKey, data, signature);
     case "DSA":
       if (k.kind !== "dsa") return wrongType(k, "DSA");
       return dsaVerify(k, data, signature, scheme);
@@ -342,7 +364,7 @@ export interface DeriveOptions extends KeyOptions {
   pad?: boolean;
 }
 
-/** ECDH (P-256/384/521, secp256k1), X25519 or finite-field DH; both keys must be of the same type and group. */
+/** ECDH (P-256/384/521, secp256k1), X25519, X448 or finite-field DH; both keys must be of the same type and group. */
 export async function deriveSharedSecret(
   privateKey: KeyInput | PrivateKeyData,
   peerPublicKey: KeyInput | PublicKeyData,
@@ -361,6 +383,8 @@ export async function deriveSharedSecret(
       return ecdh(k, peer as Extract<PublicKeyData, { kind: "ec" }>);
     case "x25519":
       return x25519Derive(k, (peer as Extract<PublicKeyData, { kind: "x25519" }>).publicKey);
+    case "x448":
+      return x448Derive(k, (peer as Extract<PublicKeyData, { kind: "x448" }>).publicKey);
     case "dh":
       return dhDerive(
         k,

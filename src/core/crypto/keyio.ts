@@ -322,7 +322,8 @@ import { toPem } from "./pem";
 const b64u = (v: bigint, len?: number) => bytesToBase64Url(bigintToBytes(v, len));
 
 /**
- * JWK (RFC 7517/7518/8037) where WebCrypto defines one: RSA, EC on P-256/384/521, Ed25519, X25519; and
+ * JWK (RFC 7517/7518/8037) where WebCrypto defines one: RSA, EC on P-256/384/521, Ed25519, X25519, and
+ * RFC 8037's Ed448 and X448; and
  * secp256k1 (RFC 8812). DSA and DH have no JWK form: undefined.
  */
 export function toJwk(k: PrivateKeyData | PublicKeyData): JsonWebKey | undefined {
@@ -353,10 +354,12 @@ export function toJwk(k: PrivateKeyData | PublicKeyData): JsonWebKey | undefined
       return jwk;
     }
     case "ed25519":
-    case "x25519": {
+    case "x25519":
+    case "ed448":
+    case "x448": {
       const jwk: JsonWebKey = {
         kty: "OKP",
-        crv: k.kind === "ed25519" ? "Ed25519" : "X25519",
+        crv: KEY_KIND_NAMES[k.kind],
         x: bytesToBase64Url(k.publicKey),
       };
       if ("seed" in k) jwk.d = bytesToBase64Url(k.seed);

@@ -24,8 +24,10 @@ import {
   curveByOid,
   type EcCurve,
   ecPublicFromPrivate,
+  ed448,
   ed25519,
   normalizePoint,
+  x448,
   x25519,
 } from "./curves";
 import { findDhGroup } from "./dh-groups";
@@ -59,6 +61,8 @@ export type PublicKeyData =
   | { kind: "ec"; curve: EcCurve; point: Uint8Array }
   | { kind: "ed25519"; publicKey: Uint8Array }
   | { kind: "x25519"; publicKey: Uint8Array }
+  | { kind: "ed448"; publicKey: Uint8Array }
+  | { kind: "x448"; publicKey: Uint8Array }
   | { kind: "dsa"; params: DsaParams; y: bigint }
   | { kind: "dh"; params: DhParams; y: bigint };
 
@@ -78,6 +82,10 @@ export type PrivateKeyData =
   | { kind: "ec"; curve: EcCurve; d: Uint8Array; point: Uint8Array }
   | { kind: "ed25519"; seed: Uint8Array; publicKey: Uint8Array }
   | { kind: "x25519"; secret: Uint8Array; publicKey: Uint8Array }
+  /** RFC 8032: a 57-byte secret key and public key. */
+  | { kind: "ed448"; seed: Uint8Array; publicKey: Uint8Array }
+  /** RFC 7748: 56-byte scalar and public key. */
+  | { kind: "x448"; secret: Uint8Array; publicKey: Uint8Array }
   | { kind: "dsa"; params: DsaParams; x: bigint; y: bigint }
   | { kind: "dh"; params: DhParams; x: bigint; y: bigint };
 
@@ -88,6 +96,8 @@ export const KEY_KIND_NAMES: Record<KeyKind, string> = {
   ec: "EC",
   ed25519: "Ed25519",
   x25519: "X25519",
+  ed448: "Ed448",
+  x448: "X448",
   dsa: "DSA",
   dh: "DH",
 };
@@ -102,6 +112,10 @@ export function publicFromPrivate(k: PrivateKeyData): PublicKeyData {
       return { kind: "ed25519", publicKey: k.publicKey };
     case "x25519":
       return { kind: "x25519", publicKey: k.publicKey };
+    case "ed448":
+      return { kind: "ed448", publicKey: k.publicKey };
+    case "x448":
+      return { kind: "x448", publicKey: k.publicKey };
     case "dsa":
       return { kind: "dsa", params: k.params, y: k.y };
     case "dh":
@@ -162,6 +176,10 @@ function algorithmIdentifier(k: PublicKeyData | PrivateKeyData) {
       return seq(oid(OID.ed25519));
     case "x25519":
       return seq(oid(OID.x25519));
+    case "ed448":
+      return seq(oid(OID.ed448));
+    case "x448":
+      return seq(oid(OID.x448));
     case "dsa":
       return seq(oid(OID.dsa), seq(int(k.params.p), int(k.params.q), int(k.params.g)));
     case "dh": {
@@ -216,6 +234,16 @@ function dhParams(algOid: string, params: DerNode | undefined): DhParams {
   return out;
 }
 
+/** An Ed448 public key must decode to a curve point (OpenSSL refuses others when loading). */
+function ed448Point(bytes: Uint8Array): Uint8Array {
+  try {
+    ed448.Point.fromBytes(bytes);
+  } catch (e) {
+    return fail("INVALID_PUBLIC_VALUE", "The Ed448 public key is not a valid point on the curve", e);
+  }
+  return bytes;
+}
+
 function fixedLength(bytes: Uint8Array, len: number, what: string): Uint8Array {
   if (bytes.length !== len)
     fail("MALFORMED_KEY", `Malformed ${what}: expected ${len} bytes, found ${bytes.length}`);
@@ -235,6 +263,8 @@ export function encodeSpki(k: PublicKeyData): Uint8Array {
       break;
     case "ed25519":
     case "x25519":
+    case "ed448":
+    case "x448":
       keyBytes = k.publicKey;
       break;
     case "dsa":
@@ -263,6 +293,10 @@ export function decodeSpki(der: Uint8Array | DerNode): PublicKeyData {
       return { kind: "ed25519", publicKey: fixedLength(keyBytes, 32, "Ed25519 public key") };
     case OID.x25519:
       return { kind: "x25519", publicKey: fixedLength(keyBytes, 32, "X25519 public key") };
+    case OID.ed448:
+      return { kind: "ed448", publicKey: ed448Point(fixedLength(keyBytes, 57, "Ed448 public key")) };
+    case OID.x448:
+      return { kind: "x448", publicKey: fixedLength(keyBytes, 56, "X448 public key") };
     case OID.dsa:
       return { kind: "dsa", params: dsaParams(alg.params), y: readInt(parseDer(keyBytes), "DSA public key") };
     case OID.dhKeyAgreement:
@@ -327,9 +361,11 @@ export function encodePkcs8(k: PrivateKeyData): Uint8Array {
       inner = encodeSec1(k, false);
       break;
     case "ed25519":
+    case "ed448":
       inner = encode(octets(k.seed));
       break;
     case "x25519":
+    case "x448":
       inner = encode(octets(k.secret));
       break;
     case "dsa":
@@ -361,6 +397,14 @@ export function decodePkcs8(der: Uint8Array | DerNode): PrivateKeyData {
     case OID.x25519: {
       const secret = fixedLength(readOctets(parseDer(inner), "X25519 private key"), 32, "X25519 private key");
       return { kind: "x25519", secret, publicKey: x25519.getPublicKey(secret) };
+    }
+    case OID.ed448: {
+      const seed = fixedLength(readOctets(parseDer(inner), "Ed448 private key"), 57, "Ed448 private key");
+      return { kind: "ed448", seed, publicKey: ed448.getPublicKey(seed) };
+    }
+    case OID.x448: {
+      const secret = fixedLength(readOctets(parseDer(inner), "X448 private key"), 56, "X448 private key");
+      return { kind: "x448", secret, publicKey: x448.getPublicKey(secret) };
     }
     case OID.dsa: {
       const params = dsaParams(alg.params);
@@ -413,6 +457,10 @@ export function keyBits(k: PublicKeyData | PrivateKeyData): number {
     case "ed25519":
     case "x25519":
       return 256;
+    case "ed448":
+      return 456;
+    case "x448":
+      return 448;
     case "dsa":
     case "dh":
       return k.params.p.toString(2).length;

@@ -12,6 +12,7 @@ const KEYS = {
   rsa: ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"],
   ec: ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"],
   ed25519: ["-algorithm", "ED25519"],
+  ed448: ["-algorithm", "ED448"],
 } as const;
 const pems = Object.fromEntries(
   Object.entries(KEYS).map(([k, args]) => [k, o.run(["genpkey", ...args]).toString()]),

@@ -22,11 +22,12 @@ import {
   seq,
   seqChildren,
 } from "./asn1";
-import { ecdsaSign, ecdsaVerify, ed25519Sign, ed25519Verify } from "./ec";
+import { ecdsaSign, ecdsaVerify, ed448Sign, ed448Verify, ed25519Sign, ed25519Verify } from "./ec";
 import { fail } from "./errors";
 import { dsaSign, dsaVerify } from "./ffc";
 import { type HashAlgorithm, hash, randomBytes } from "./hash";
 import { encodeSpki, type PrivateKeyData, type PublicKeyData, publicFromPrivate } from "./keys";
+import { OID } from "./oids";
 import { toPem } from "./pem";
 import { type RsaHash, rsaSign, rsaVerify } from "./rsa";
 import { parseCertificate, validityStatus } from "./x509";
@@ -195,6 +196,8 @@ function signatureAlgorithm(key: PrivateKeyData): {
     }
     case "ed25519":
       return { alg: seq(oid(ED25519)), sign: (tbs) => ed25519Sign(key, tbs) };
+    case "ed448":
+      return { alg: seq(oid(OID.ed448)), sign: (tbs) => ed448Sign(key, tbs) };
     case "dsa":
       return {
         alg: seq(oid(DSA_SIG_OIDS["SHA-256"] as string)),
@@ -224,6 +227,7 @@ async function verifyBy(
   const dsaHash = find(DSA_SIG_OIDS);
   if (dsaHash) return key.kind === "dsa" && dsaVerify(key, tbs, sig, { hash: dsaHash, format: "der" });
   if (algOid === ED25519) return key.kind === "ed25519" && ed25519Verify(key.publicKey, tbs, sig);
+  if (algOid === OID.ed448) return key.kind === "ed448" && ed448Verify(key.publicKey, tbs, sig);
   return fail("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: signature ${algOid}`);
 }
 
@@ -249,7 +253,7 @@ function sanExtension(text: string | undefined): Asn1[] {
 
 const armored = (label: string, der: Uint8Array) => ({ der, pem: toPem(label, der) });
 
-/** A PKCS#10 request signed by `key` (SHA-256; ECDSA with the curve's hash; pure Ed25519). */
+/** A PKCS#10 request signed by `key` (SHA-256; ECDSA with the curve's hash; pure Ed25519 or Ed448). */
 export async function createCsr(
   key: PrivateKeyData,
   spec: CertificateRequestSpec,

@@ -237,6 +237,10 @@ function publicKeySummary(key: PublicKeyData): CertificateInfo["publicKey"] {
       return { type: "Ed25519", bits: 256, key };
     case "x25519":
       return { type: "X25519", bits: 256, key };
+    case "ed448":
+      return { type: "Ed448", bits: 456, key };
+    case "x448":
+      return { type: "X448", bits: 448, key };
     case "dsa":
       return { type: "DSA", bits: keyBits(key), key };
     case "dh":

@@ -3,6 +3,10 @@
  * cancellable ones (`dedicated`) get a worker of their own, terminated when they finish or are
  * cancelled, which stops even work that cannot check a signal (WebCrypto PBKDF2, key generation).
  *
+ * File hashing (`worker: "hash"`) runs in a small worker of its own (hash.worker.ts: digests only), which
+ * the hash tool starts when it opens ({@link warmHashWorker}) so that a run does not wait for a worker to
+ * start; it is reused between runs and replaced after a cancel.
+ *
  * Only types are imported from ops.ts: the crypto libraries load in the worker, never in this chunk.
  */
 import type { OpArgs, OpName, OpResult } from "./ops";
@@ -22,6 +26,8 @@ export interface CallOptions {
   onProgress?: (processed: number, total: number | undefined) => void;
   /** Run in a worker of its own (slow or cancellable work). */
   dedicated?: boolean;
+  /** Run in the warm hash-only worker (the `hash` operation; cancellable). */
+  worker?: "hash";
 }
 
 type Reply =
@@ -39,11 +45,15 @@ class WorkerHandle {
   readonly worker: Worker;
   readonly pending = new Map<number, Pending>();
 
-  constructor() {
-    this.worker = new Worker(new URL("./crypto.worker.ts", import.meta.url), {
-      type: "module",
-      name: "abacus-crypto",
-    });
+  constructor(kind: "crypto" | "hash" = "crypto") {
+    // Each `new Worker(new URL(...))` is written out in full: the bundler finds worker entries by this shape.
+    this.worker =
+      kind === "hash"
+        ? new Worker(new URL("./hash.worker.ts", import.meta.url), { type: "module", name: "abacus-hash" })
+        : new Worker(new URL("./crypto.worker.ts", import.meta.url), {
+            type: "module",
+            name: "abacus-crypto",
+          });
     this.worker.onmessage = (event: MessageEvent<Reply>) => {
       const reply = event.data;
       const p = this.pending.get(reply.id);
@@ -74,10 +84,29 @@ class WorkerHandle {
     this.pending.clear();
     this.worker.terminate();
     if (shared === this) shared = undefined;
+    if (hashWorker === this) hashWorker = undefined;
   }
 }
 
 let shared: WorkerHandle | undefined;
+let hashWorker: WorkerHandle | undefined;
+
+/** Starts the hash-only worker ahead of the first file hash (no-op if it runs or workers are off). */
+export function warmHashWorker(): void {
+  try {
+    hashWorker ??= new WorkerHandle("hash");
+  } catch {
+    // Workers are off: runCrypto reports it when a hash is asked for.
+  }
+}
+
+/** Stops the hash-only worker when the hash tool closes (unless it is working). */
+export function releaseHashWorker(): void {
+  if (hashWorker && hashWorker.pending.size === 0) {
+    hashWorker.worker.terminate();
+    hashWorker = undefined;
+  }
+}
 let nextId = 1;
 
 export const ABORTED = "ABORTED";
@@ -91,7 +120,10 @@ export function runCrypto<K extends OpName>(
   if (opts.signal?.aborted) return Promise.reject(new WorkbenchError(ABORTED, "Cancelled"));
   let handle: WorkerHandle;
   try {
-    if (opts.dedicated) handle = new WorkerHandle();
+    if (opts.worker === "hash") {
+      hashWorker ??= new WorkerHandle("hash");
+      handle = hashWorker;
+    } else if (opts.dedicated) handle = new WorkerHandle();
     else {
       shared ??= new WorkerHandle();
       handle = shared;
@@ -108,8 +140,10 @@ export function runCrypto<K extends OpName>(
   return new Promise<OpResult<K>>((resolve, reject) => {
     const onAbort = () => {
       if (!handle.pending.has(id)) return;
-      if (opts.dedicated) {
+      if (opts.dedicated || opts.worker === "hash") {
+        // Terminating stops the work at once; a fresh hash worker starts for the next file.
         handle.fail(new WorkbenchError(ABORTED, "Cancelled"));
+        if (opts.worker === "hash") warmHashWorker();
       } else {
         handle.pending.delete(id);
         handle.worker.postMessage({ id, cancel: true });

@@ -90,6 +90,8 @@ export const KEY_ALGORITHM_GROUPS: { label: string; options: Option[] }[] = [
     options: [
       { value: "Ed25519", label: "Ed25519 (signatures)" },
       { value: "X25519", label: "X25519 (key agreement)" },
+      { value: "Ed448", label: "Ed448 (signatures)" },
+      { value: "X448", label: "X448 (key agreement)" },
     ],
   },
   { label: "DSA", options: [{ value: "DSA-2048", label: "DSA 2048/256 (slow: new parameters)" }] },

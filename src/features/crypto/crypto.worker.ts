@@ -1,54 +1,8 @@
 /**
- * The crypto workbench's worker: runs one operation per message (ops.ts) off the main thread, so large
- * files, slow PBKDF2 and key generation never freeze the page. Protocol (see client.ts):
- *   in:  { id, op, args }            | { id, cancel: true }
- *   out: { id, progress: [done, total] } | { id, ok: result } | { id, error: { code, message, field } }
- * A cancel aborts operations that check an AbortSignal (streaming hashes); the client terminates the
- * worker for the rest.
+ * The crypto workbench's worker: runs one operation of ops.ts per message off the main thread, so large
+ * files, slow PBKDF2 and key generation never freeze the page. Protocol: worker-serve.ts and client.ts.
  */
-import { CryptoInputError } from "@/core/crypto/errors";
-import { FieldError, type OpName, ops } from "./ops";
+import { ops } from "./ops";
+import { serve } from "./worker-serve";
 
-// The project compiles with the DOM lib; this is the part of the worker scope used here.
-const scope = globalThis as unknown as {
-  onmessage: ((event: MessageEvent<Request>) => void) | null;
-  postMessage(message: unknown): void;
-};
-
-type Request = { id: number; op: OpName; args: unknown } | { id: number; cancel: true };
-
-const running = new Map<number, AbortController>();
-
-scope.onmessage = async (event: MessageEvent<Request>) => {
-  const msg = event.data;
-  if ("cancel" in msg) {
-    running.get(msg.id)?.abort();
-    return;
-  }
-  const { id, op, args } = msg;
-  const controller = new AbortController();
-  running.set(id, controller);
-  let last = 0;
-  const progress = (done: number, total: number | undefined) => {
-    const now = performance.now();
-    // At most ~20 messages a second, and always the last one.
-    if (now - last < 50 && done !== total) return;
-    last = now;
-    scope.postMessage({ id, progress: [done, total] });
-  };
-  try {
-    const fn = ops[op] as (a: unknown, ctx: { signal: AbortSignal; progress: typeof progress }) => unknown;
-    const result = await fn(args, { signal: controller.signal, progress });
-    scope.postMessage({ id, ok: result });
-  } catch (e) {
-    const error =
-      e instanceof FieldError
-        ? { code: e.code, message: e.message, field: e.field }
-        : e instanceof CryptoInputError
-          ? { code: e.code, message: e.message }
-          : { code: "INTERNAL", message: e instanceof Error ? e.message : String(e) };
-    scope.postMessage({ id, error });
-  } finally {
-    running.delete(id);
-  }
-};
+serve(ops);

@@ -124,6 +124,53 @@ describe("crypto workbench operations", () => {
     expect(cannot).toMatchObject({ code: "WRONG_KEY_TYPE", field: "privateKey" });
   });
 
+  it("Ed448 and X448 through the tools: the key implies the scheme, a chosen hash is refused, X448 agrees", async () => {
+    const keys = await ops.generateKey({ algorithm: "Ed448" });
+    expect(keys.publicJwk).toContain('"crv": "Ed448"');
+    const data = { kind: "utf8", text: "hello" } as const;
+    const options = { scheme: "auto", hash: "default", format: "der" } as const;
+    const sig = await ops.sign({ privateKey: keys.privatePem, passphrase: "", data, options, output: "hex" });
+    expect(sig.label).toBe("Ed448 (pure)");
+    expect(sig.value).toHaveLength(228);
+    const ok = await ops.verify({
+      publicKey: keys.publicPem,
+      data,
+      signature: { kind: "hex", text: sig.value },
+      options,
+    });
+    expect(ok.valid).toBe(true);
+    const withHash = await fieldError(
+      ops.sign({
+        privateKey: keys.privatePem,
+        passphrase: "",
+        data,
+        options: { ...options, hash: "SHA-256" },
+        output: "hex",
+      }),
+    );
+    expect(withHash).toMatchObject({ code: "INVALID_PARAMETER", field: "hash" });
+    expect(withHash.message).toContain("SHAKE256");
+
+    const a = await ops.generateKey({ algorithm: "X448" });
+    const b = await ops.generateKey({ algorithm: "X448" });
+    const ab = await ops.derive({
+      privateKey: a.privatePem,
+      passphrase: "",
+      peerPublicKey: b.publicPem,
+      pad: true,
+      output: "hex",
+    });
+    const ba = await ops.derive({
+      privateKey: b.privatePem,
+      passphrase: "",
+      peerPublicKey: a.publicPem,
+      pad: true,
+      output: "hex",
+    });
+    expect(ab.value).toBe(ba.value);
+    expect(ab.value).toHaveLength(112);
+  });
+
   it("derives equal secrets both ways and names a mismatched peer", async () => {
     const a = await ops.generateKey({ algorithm: "EC-P-256" });
     const b = await ops.generateKey({ algorithm: "EC-P-256" });

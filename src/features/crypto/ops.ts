@@ -7,45 +7,20 @@
  * This module (and so the crypto libraries) is loaded only by the worker: the UI imports its types.
  */
 import * as c from "@/core/crypto";
+import { hash } from "./hash-ops";
+import {
+  at,
+  type DataSpec,
+  type DigestResult,
+  encode,
+  FieldError,
+  type Fields,
+  type OpContext,
+  type OutputEncoding,
+} from "./op-base";
 
-export type TextKind = "utf8" | "hex" | "base64";
-export type DataSpec = { kind: TextKind; text: string } | { kind: "file"; file: Blob };
-export type OutputEncoding = "hex" | "base64";
-
-export interface OpContext {
-  signal?: AbortSignal;
-  progress?: (processed: number, total: number | undefined) => void;
-}
-
-/** A CryptoInputError tied to a form field. Crosses the worker boundary as `{ code, message, field }`. */
-export class FieldError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
-type Fields = Partial<Record<c.CryptoErrorCode, string>> & { default?: string };
-
-/** Runs `fn`; a CryptoInputError becomes a FieldError for the field its code maps to. */
-async function at<T>(fields: string | Fields, fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof c.CryptoInputError) {
-      const field = typeof fields === "string" ? fields : (fields[e.code] ?? fields.default);
-      throw new FieldError(e.code, e.message, field);
-    }
-    throw e;
-  }
-}
-
-function encode(bytes: Uint8Array, output: OutputEncoding): string {
-  return output === "hex" ? c.bytesToHex(bytes) : c.bytesToBase64(bytes);
-}
+export type { DataSpec, DigestResult, OpContext, OutputEncoding, TextKind } from "./op-base";
+export { FieldError } from "./op-base";
 
 /** Reads typed text (or a file) as bytes; errors point at `field`. */
 async function bytesOf(field: string, data: DataSpec): Promise<Uint8Array> {
@@ -64,40 +39,7 @@ const privateKeyFields = (field: string): Fields => ({
 /** Files are read 4 MiB at a time: progress every few percent of a big file, few calls. */
 const FILE_CHUNK = 4 * 1024 * 1024;
 
-// ---- hashing ---------------------------------------------------------------------------------------
-
-export interface DigestResult {
-  value: string;
-  /** Bytes of input digested. */
-  inputLength: number;
-  outputLength: number;
-}
-
-async function hash(
-  a: { alg: c.DigestAlgorithm; data: DataSpec; output: OutputEncoding; length?: number },
-  ctx: OpContext = {},
-): Promise<DigestResult> {
-  const { alg, data } = a;
-  let digest: Uint8Array;
-  let inputLength: number;
-  const length = c.isXof(alg) && a.length !== undefined ? { length: a.length } : {};
-  if (data.kind === "file") {
-    inputLength = data.file.size;
-    digest = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
-      c.digestStream(alg, data.file, {
-        chunkSize: FILE_CHUNK,
-        ...length,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
-      }),
-    );
-  } else {
-    const bytes = await bytesOf("data", data);
-    inputLength = bytes.length;
-    digest = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => c.digest(alg, bytes, length));
-  }
-  return { value: encode(digest, a.output), inputLength, outputLength: digest.length };
-}
+// ---- hashing (the hash tool's operation is in hash-ops.ts) -----------------------------------------
 
 async function hmac(
   a: { alg: c.HashAlgorithm; key: DataSpec; data: DataSpec; output: OutputEncoding },
@@ -174,7 +116,7 @@ export function keySpecOf(id: string): c.KeySpec {
   } else if (id.startsWith("EC-")) {
     const curve = id.slice(3);
     if ((c.EC_CURVES as readonly string[]).includes(curve)) return { type: "EC", curve: curve as c.EcCurve };
-  } else if (id === "Ed25519" || id === "X25519") {
+  } else if (id === "Ed25519" || id === "X25519" || id === "Ed448" || id === "X448") {
     return { type: id };
   } else if (id === "DSA-2048") {
     return { type: "DSA", bits: 2048 };
@@ -270,7 +212,7 @@ async function rsaDecrypt(a: {
 
 // ---- signatures ------------------------------------------------------------------------------------
 
-export type SchemeChoice = "auto" | "RSASSA-PKCS1-v1_5" | "RSA-PSS" | "ECDSA" | "Ed25519" | "DSA";
+export type SchemeChoice = "auto" | "RSASSA-PKCS1-v1_5" | "RSA-PSS" | "ECDSA" | "Ed25519" | "Ed448" | "DSA";
 
 export interface SignatureOptions {
   scheme: SchemeChoice;
@@ -311,6 +253,7 @@ const KIND_SCHEME: Record<string, Exclude<SchemeChoice, "auto"> | undefined> = {
   rsa: "RSASSA-PKCS1-v1_5",
   ec: "ECDSA",
   ed25519: "Ed25519",
+  ed448: "Ed448",
   dsa: "DSA",
 };
 
@@ -325,7 +268,7 @@ function resolveScheme(
   if (!alg) {
     throw new FieldError(
       "WRONG_KEY_TYPE",
-      `Wrong key type: ${kind === "x25519" ? "X25519" : kind.toUpperCase()} keys cannot sign; use an RSA, EC, Ed25519 or DSA key`,
+      `Wrong key type: ${kind === "x25519" ? "X25519" : kind === "x448" ? "X448" : kind.toUpperCase()} keys cannot sign; use an RSA, EC, Ed25519, Ed448 or DSA key`,
       field,
     );
   }
@@ -365,16 +308,18 @@ function resolveScheme(
         scheme: { alg, ...(hash ? { hash } : {}), format: o.format },
         label: `DSA with ${hash ?? "SHA-256"}, ${o.format === "der" ? "DER" : "raw r||s"}`,
       };
-    default:
+    default: {
+      // Pure EdDSA hashes the message itself (SHA-512 / SHAKE256 inside); a chosen hash would be silently ignored.
+      const inner = alg === "Ed448" ? "SHAKE256" : "SHA-512";
       if (hash) {
-        // Pure Ed25519 hashes the message itself (SHA-512 inside); a chosen hash would be silently ignored.
         throw new FieldError(
           "INVALID_PARAMETER",
-          `Ed25519 signs the message itself (with SHA-512 inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
+          `${alg} signs the message itself (with ${inner} inside): it takes no separate hash; choose "Default for the key" instead of ${hash}`,
           "hash",
         );
       }
-      return { scheme: { alg: "Ed25519" }, label: "Ed25519 (pure)" };
+      return { scheme: { alg }, label: `${alg} (pure)` };
+    }
   }
 }
 

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
-import { ABORTED, runCrypto, WorkbenchError } from "./client";
+import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
 import type { DataSpec, OpArgs, OpName, OpResult, TextKind } from "./ops";
 
 // ---- running operations ----------------------------------------------------------------------------
@@ -30,18 +30,23 @@ export function useCryptoJob() {
   const current = useRef<AbortController | null>(null);
 
   const run = useCallback(
-    async <K extends OpName>(op: K, args: OpArgs<K>, opts: { dedicated?: boolean } = {}) => {
+    async <K extends OpName>(
+      op: K,
+      args: OpArgs<K>,
+      opts: Pick<CallOptions, "dedicated" | "worker"> = {},
+    ) => {
       current.current?.abort();
       const controller = new AbortController();
       current.current = controller;
       setPending(true);
-      setCancellable(Boolean(opts.dedicated));
+      setCancellable(Boolean(opts.dedicated || opts.worker));
       setProgress(null);
       setStartedAt(Date.now());
       try {
         return (await runCrypto(op, args, {
           signal: controller.signal,
           dedicated: opts.dedicated ?? false,
+          ...(opts.worker ? { worker: opts.worker } : {}),
           onProgress: (done, total) => setProgress({ done, total }),
         })) as OpResult<K>;
       } finally {

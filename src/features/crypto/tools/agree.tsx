@@ -46,8 +46,8 @@ export function AgreeTool() {
     <form onSubmit={onSubmit} aria-labelledby="tool-agree" noValidate className="grid gap-3">
       <ToolHeading id="tool-agree" title="Key agreement">
         Your private key and the other party's public key give a secret you both compute alike: ECDH on P-256,
-        P-384, P-521 or secp256k1, X25519, or finite-field Diffie-Hellman in an RFC 3526 or RFC 7919 group.
-        Both keys must be of the same type and group. Use the secret through a KDF (the HKDF tool), not
+        P-384, P-521 or secp256k1, X25519, X448, or finite-field Diffie-Hellman in an RFC 3526 or RFC 7919
+        group. Both keys must be of the same type and group. Use the secret through a KDF (the HKDF tool), not
         directly as a key.
       </ToolHeading>
       <div className="grid gap-x-4 lg:grid-cols-2">

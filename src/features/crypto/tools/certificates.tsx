@@ -208,8 +208,8 @@ export default function CertificatesTool() {
   return (
     <section aria-labelledby="tool-certs">
       <ToolHeading id="tool-certs" title="Certificates">
-        Make a certificate signing request or a self-signed certificate from a key (RSA, EC or Ed25519), and
-        check a certificate chain. To read a certificate's fields, use the inspector.
+        Make a certificate signing request or a self-signed certificate from a key (RSA, EC, Ed25519 or
+        Ed448), and check a certificate chain. To read a certificate's fields, use the inspector.
       </ToolHeading>
       <div className="grid gap-10">
         <CreateForm />

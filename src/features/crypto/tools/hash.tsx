@@ -1,6 +1,7 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
+import { releaseHashWorker, warmHashWorker } from "../client";
 import { DIGEST_OPTIONS, type DIGESTS, OUTPUT_OPTIONS, XOF_DEFAULTS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
@@ -29,6 +30,11 @@ export function HashTool() {
   const [length, setLength] = useState("");
   const form = useToolForm<OpResult<"hash"> & { alg: string; output: OutputEncoding }>();
   const xof = isXof(alg);
+  // Files are hashed by a small worker of its own, started now so that a run does not wait for it.
+  useEffect(() => {
+    warmHashWorker();
+    return releaseHashWorker;
+  }, []);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -40,7 +46,7 @@ export function HashTool() {
         ...(await run(
           "hash",
           { alg, data: spec, output, ...(len !== undefined ? { length: len } : {}) },
-          { dedicated: spec.kind === "file" },
+          spec.kind === "file" ? { worker: "hash" } : {},
         )),
         alg,
         output,

@@ -89,7 +89,7 @@ export function KeygenTool() {
               ? keys.encrypted
                 ? "Not shown for an encrypted key: a JWK has no encryption."
                 : "JWK defines no form for this key type."
-              : "The private JWK appears here (RSA, EC, Ed25519, X25519)."
+              : "The private JWK appears here (RSA, EC, Ed25519, X25519, Ed448, X448)."
           }
           size="lg"
           download={{ filename: `${base}-private.jwk.json`, type: "application/json" }}
@@ -101,7 +101,7 @@ export function KeygenTool() {
           placeholder={
             keys && !keys.publicJwk
               ? "JWK defines no form for this key type."
-              : "The public JWK appears here (RSA, EC, Ed25519, X25519)."
+              : "The public JWK appears here (RSA, EC, Ed25519, X25519, Ed448, X448)."
           }
           size="lg"
           download={{ filename: `${base}-public.jwk.json`, type: "application/json" }}

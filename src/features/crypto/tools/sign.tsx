@@ -29,6 +29,7 @@ const SCHEMES = [
   { value: "RSA-PSS", label: "RSA-PSS" },
   { value: "ECDSA", label: "ECDSA" },
   { value: "Ed25519", label: "Ed25519" },
+  { value: "Ed448", label: "Ed448" },
   { value: "DSA", label: "DSA" },
 ];
 
@@ -79,7 +80,7 @@ function SchemeFields({
         onChange={(v) => onChange({ ...options, hash: v as SignatureOptions["hash"] })}
         options={SIG_HASHES}
         error={errors.hash}
-        disabled={options.scheme === "Ed25519"}
+        disabled={options.scheme === "Ed25519" || options.scheme === "Ed448"}
       />
       <SelectField
         id={`${prefix}-format`}
@@ -300,8 +301,8 @@ export function SignTool() {
   return (
     <section aria-labelledby="tool-sign">
       <ToolHeading id="tool-sign" title="Sign and verify">
-        Digital signatures with RSA (PKCS#1 v1.5 and PSS), ECDSA (P-256, P-384, P-521, secp256k1), Ed25519 and
-        DSA. The scheme follows the key unless you choose one.
+        Digital signatures with RSA (PKCS#1 v1.5 and PSS), ECDSA (P-256, P-384, P-521, secp256k1), Ed25519,
+        Ed448 and DSA. The scheme follows the key unless you choose one.
       </ToolHeading>
       <div className="grid gap-10">
         <SignForm onCheck={(p) => setPrefill((old) => ({ ...p, n: (old?.n ?? 0) + 1 }))} />

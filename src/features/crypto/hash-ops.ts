@@ -1,0 +1,36 @@
+/**
+ * The hash tool's operation, on its own so that the hash-only worker (hash.worker.ts) loads nothing but
+ * the digests (WebCrypto, hash-wasm, and @noble/hashes where those lack an algorithm). ops.ts re-exports
+ * it for the general worker, which still hashes typed text.
+ */
+import { type DigestAlgorithm, digest, digestStream, isXof } from "@/core/crypto/digest";
+import { decodeText } from "@/core/crypto/encoding";
+import { at, type DataSpec, type DigestResult, encode, type OpContext, type OutputEncoding } from "./op-base";
+
+export async function hash(
+  a: { alg: DigestAlgorithm; data: DataSpec; output: OutputEncoding; length?: number },
+  ctx: OpContext = {},
+): Promise<DigestResult> {
+  const { alg, data } = a;
+  let result: Uint8Array;
+  let inputLength: number;
+  const length = isXof(alg) && a.length !== undefined ? { length: a.length } : {};
+  if (data.kind === "file") {
+    inputLength = data.file.size;
+    result = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
+      digestStream(alg, data.file, {
+        ...length,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+      }),
+    );
+  } else {
+    const { kind, text } = data;
+    const bytes = await at("data", () => decodeText(text, kind));
+    inputLength = bytes.length;
+    result = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => digest(alg, bytes, length));
+  }
+  return { value: encode(result, a.output), inputLength, outputLength: result.length };
+}
+
+export const hashOps = { hash };
