@@ -1,9 +1,15 @@
 import Decimal from "decimal.js";
 import { Calculator, Coins, KeyRound, ReceiptText } from "lucide-react";
+import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { MiniCalculator } from "@/features/home/mini-calculator";
 import { miniCompute } from "@/features/home/mini-compute";
+
+export const metadata: Metadata = {
+  description:
+    "A decimal and currency calculator that never loses a cent, signed receipts anyone can verify, and a crypto workbench that runs in your browser.",
+};
 
 const features = [
   {

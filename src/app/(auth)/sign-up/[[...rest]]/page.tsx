@@ -6,7 +6,11 @@ import { AuthCard } from "@/features/auth/auth-card";
 import { SignUpForm } from "@/features/auth/sign-up-form";
 import { getViewer } from "@/server/authz";
 
-export const metadata: Metadata = { title: "Create your account" };
+export const metadata: Metadata = {
+  title: "Create your account",
+  description:
+    "Create a free Abacus account: exact decimals, every currency and signed receipts for your team.",
+};
 
 // Every sub-path (/sign-up/anything) reaches this screen.
 export default async function SignUpPage({
