@@ -61,7 +61,6 @@ export function ContactForm() {
         {(props) => (
           <SimpleSelect
             {...props}
-            name="topic"
             value={form.values.topic}
             onValueChange={(topic) => form.setValues((v) => ({ ...v, topic }))}
             options={contactTopicOptions}
