@@ -34,7 +34,10 @@ export default function ComboboxPanel({
     >
       <div className="flex items-center gap-2 border-b border-border px-3">
         <Search className="size-4 shrink-0 opacity-60" aria-hidden />
+        {/* Focus goes to the search box: the list was opened to search it, and the panel may mount after
+            the popover has placed focus (it is loaded on first use). */}
         <Command.Input
+          autoFocus
           aria-label={searchLabel}
           placeholder={searchPlaceholder}
           className="h-10 w-full min-w-0 bg-transparent text-base outline-none placeholder:text-muted-foreground sm:text-sm"
