@@ -86,19 +86,22 @@ test("an error that wraps under one field moves none of the others", async ({ pa
 });
 
 test("a toast disappears by itself after about five seconds", async ({ page }) => {
+  // The page's clock is Playwright's: time is stepped, not waited for, so a busy machine cannot
+  // make this pass or fail. Sonner's own default is 4 s, so a toast still there at 4.5 s proves the
+  // app's 5 s; one still there at 5.5 s would never close by itself.
+  await page.clock.install();
   await page.goto("/contact");
   await fill(page, { ...good, message: "Does the free plan include the API?" });
   await page.getByRole("button", { name: "Send message" }).click();
   const toast = page.getByText("Message sent. We will reply by email.");
   await expect(toast).toBeVisible();
-  // Measured from when the toast was first seen (it appeared at most a poll earlier): Sonner's own
-  // default is 4 s, so a toast still there at 4.5 s proves the app's 5 s, and one still there at 5.5 s
-  // would mean it never closes by itself. The pointer stays away from it (hovering pauses the timer).
-  const seen = Date.now();
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(Math.max(0, 4500 - (Date.now() - seen)));
+  await page.mouse.move(0, 0); // hovering the toasts pauses their timers
+  // From here on time moves only when stepped (the toast appeared a moment of real time earlier).
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1);
+  await page.clock.runFor(4499);
   await expect(toast).toBeVisible();
-  await expect(toast).toBeHidden({ timeout: Math.max(1, 5500 - (Date.now() - seen)) });
+  await page.clock.runFor(1000);
+  await expect(toast).toBeHidden();
 });
 
 test("a filled honeypot looks like success but stores nothing", async ({ page }) => {
