@@ -81,15 +81,15 @@ describe("parseAmount and parseCode", () => {
     expect(euro.ok && euro.value).toEqual({ amount: 123456n, currency: "EUR" });
     expect(parseAmount("1234.565", "EUR")).toEqual({
       ok: false,
-      error: "EUR has 2 decimal places (typed amounts are never rounded): enter 1234.56 or 1234.57",
+      error: "EUR has 2 decimal places: enter 1234.56 or 1234.57",
     });
     expect(parseAmount("100.5", "JPY")).toEqual({
       ok: false,
-      error: "JPY has 0 decimal places (typed amounts are never rounded): enter 100 or 101",
+      error: "JPY has 0 decimal places: enter 100 or 101",
     });
     expect(parseAmount("-1.2345", "BHD")).toEqual({
       ok: false,
-      error: "BHD has 3 decimal places (typed amounts are never rounded): enter -1.235 or -1.234",
+      error: "BHD has 3 decimal places: enter -1.235 or -1.234",
     });
     expect(parseAmount("12abc", "USD")).toEqual({ ok: false, error: "Enter a number, for example 1234.56" });
   });

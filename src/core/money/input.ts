@@ -13,16 +13,13 @@ export const MAX_SPLIT_PARTS = 1000;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
- * The decimal-places rule for an amount typed in a currency, the same in the converter, the money
- * tools, onboarding and the API (`parseMoney` enforces it):
+ * Parses an amount typed in a currency. The decimal-places rule, the same in the converter, the money
+ * tools and the API (`parseMoney` enforces it; docs: Currencies and rounding):
  *
  *   An amount may have more decimal places than its currency only when the extra ones are zeros
  *   ("100.00 JPY" is 100 yen exactly). Anything finer ("1234.565 EUR") is refused, never rounded: the
  *   rounding mode applies to results, so every result is rounded exactly once.
  */
-export const AMOUNT_DECIMALS_RULE =
-  "An amount may have more decimal places than its currency only when the extra ones are zeros; anything finer is refused, never rounded, so each result is rounded exactly once.";
-
 export function parseAmount(text: string, currency: string): Parsed<Money> {
   if (text.trim() === "") return { ok: false, error: "Enter an amount" };
   const clean = text.replace(/,/g, "").trim();
@@ -33,10 +30,7 @@ export function parseAmount(text: string, currency: string): Parsed<Money> {
     // The two amounts of the currency either side of what was typed: what the person may have meant.
     const below = toDecimalString(roundToMoney(clean.replace(/_/g, ""), currency, "floor"));
     const above = toDecimalString(roundToMoney(clean.replace(/_/g, ""), currency, "ceil"));
-    return {
-      ok: false,
-      error: `${r.error.message} (typed amounts are never rounded): enter ${below} or ${above}`,
-    };
+    return { ok: false, error: `${r.error.message}: enter ${below} or ${above}` };
   }
   return { ok: false, error: r.error.message };
 }

@@ -157,7 +157,7 @@ export function PricingTable({
         <colgroup>
           <col />
           {plans.map((plan) => (
-            <col key={plan.id} className="w-[5.25rem] sm:w-40" />
+            <col key={plan.id} className="w-[4.5rem] sm:w-40" />
           ))}
         </colgroup>
         <thead>
