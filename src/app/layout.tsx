@@ -6,13 +6,20 @@ import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { stopImpersonatingAction } from "@/features/admin/actions";
 import { Analytics } from "@/features/monitoring/analytics";
+import { siteOrigin } from "@/server/site-origin";
 import { inter } from "./fonts";
 import "./globals.css";
 
 export const metadata: Metadata = {
+  metadataBase: siteOrigin(),
   title: { default: "Abacus — exact money math for small teams", template: "%s · Abacus" },
   description:
     "Arbitrary-precision decimals, every ISO 4217 currency, signed receipts anyone can verify, and a private crypto workbench.",
+  // Only what every page shares: a page's own title and description become its og:title and
+  // og:description, and the nearest opengraph-image file its picture (setting title or images here
+  // would be copied to every page instead).
+  openGraph: { siteName: "Abacus", type: "website", locale: "en_US" },
+  twitter: { card: "summary_large_image" },
 };
 
 export const viewport: Viewport = {

@@ -2,7 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 
-export const metadata: Metadata = { title: "Page not found" };
+export const metadata: Metadata = {
+  title: "Page not found",
+  description:
+    "There is no page at this address. The calculator, pricing and documentation are a click away.",
+};
 
 export default function NotFound() {
   return (

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { ROUNDING_LABELS } from "../../src/core/rounding";
 import {
   DEMO_PASSWORD,
   demo,
@@ -9,6 +10,7 @@ import {
   signUpAndVerify,
   uniqueEmail,
 } from "./auth-helpers";
+import { chooseCurrency, chooseOption } from "./pickers";
 import { testSql } from "./support";
 
 // Most tests here sign up, which now includes opening the emailed confirmation link.
@@ -50,8 +52,10 @@ test("sign-up → onboarding (resumable, with Back) → dashboard", async ({ pag
   await page.getByRole("button", { name: /Continue with Nina's Numbers/ }).click();
   await expect(page.getByText("Step 3 of 4")).toBeVisible();
 
-  await page.getByLabel("Default currency").selectOption("EUR");
-  await page.getByLabel("Rounding mode").selectOption("half-up");
+  // Step 3 uses the calculator's pickers and labels: a searchable currency list, the rounding names.
+  await chooseCurrency(page.getByLabel("Default currency"), "EUR", "euro");
+  await expect(page.getByLabel("Default currency")).toContainText("EUR");
+  await chooseOption(page.getByLabel("Rounding mode"), ROUNDING_LABELS["half-up"]);
   await page.getByLabel("Precision (significant digits)").fill("5000");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("Use at most 1,000 significant digits.")).toBeVisible();

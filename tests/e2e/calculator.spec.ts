@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { ROUNDING_LABELS } from "../../src/core/rounding";
+import { chooseCurrency, chooseOption } from "./pickers";
 import { testSql } from "./support";
 
 // The Decimal and Currency modes of /calculator and the currency selector of /pricing, used as a person
@@ -99,7 +101,7 @@ test.describe("decimal mode", () => {
     await expect(resultValue(page)).toHaveText(`0.${"3".repeat(50)}`);
     await typeExpression(page, "2/3");
     await expect(resultValue(page)).toHaveText(`0.${"6".repeat(49)}7`);
-    await page.getByLabel("Rounding").selectOption("down");
+    await chooseOption(page.getByLabel("Rounding"), ROUNDING_LABELS.down);
     await expect(resultValue(page)).toHaveText(`0.${"6".repeat(50)}`);
     await page.getByLabel("Precision").fill("5");
     await page.getByText("Scientific", { exact: true }).click();
@@ -240,7 +242,7 @@ test.describe("currency mode", () => {
     await expect(jpyRow.getByTestId("rate")).toContainText(`1 EUR = ${rates.get("JPY")} JPY`);
 
     await page.getByLabel("Amount", { exact: true }).first().fill("120");
-    await page.getByLabel("From", { exact: true }).selectOption("USD");
+    await chooseCurrency(page.getByLabel("From", { exact: true }), "USD");
     await expect(jpyRow.getByTestId("amount")).toHaveText(
       formatJpy(convertMinor("120", "USD", "JPY", 0, "half-even")),
     );
@@ -249,11 +251,11 @@ test.describe("currency mode", () => {
     await expect(page.getByTestId("convert-USD").getByTestId("amount")).toHaveText("$120.00");
 
     // rounding mode: 12.34 EUR → JPY, floor vs ceil differ by one yen
-    await page.getByLabel("From", { exact: true }).selectOption("EUR");
+    await chooseCurrency(page.getByLabel("From", { exact: true }), "EUR");
     await page.getByLabel("Amount", { exact: true }).first().fill("12.34");
-    await page.getByLabel("Rounding").selectOption("floor");
+    await chooseOption(page.getByLabel("Rounding"), ROUNDING_LABELS.floor);
     await expect(jpyRow.getByTestId("amount")).toHaveText(formatJpy(frac12_34ToJpy("floor")));
-    await page.getByLabel("Rounding").selectOption("ceil");
+    await chooseOption(page.getByLabel("Rounding"), ROUNDING_LABELS.ceil);
     await expect(jpyRow.getByTestId("amount")).toHaveText(formatJpy(frac12_34ToJpy("ceil")));
   });
 
@@ -263,21 +265,25 @@ test.describe("currency mode", () => {
     await expect(page.getByText("EUR has 2 decimal places")).toBeVisible();
     await expect(amount).toHaveValue("12.345");
     await expect(amount).toHaveAttribute("aria-invalid", "true");
-    await page.getByLabel("From", { exact: true }).selectOption("JPY");
+    await chooseCurrency(page.getByLabel("From", { exact: true }), "JPY");
     await amount.fill("100.5");
     await expect(page.getByText("JPY has 0 decimal places")).toBeVisible();
 
-    const add = page.getByLabel("Add a currency");
-    await add.fill("XYZ");
-    await add.press("Enter");
-    await expect(page.getByText("Unknown currency XYZ")).toBeVisible();
-    await expect(add).toHaveValue("XYZ");
-    await add.fill("BHD");
-    await page.getByRole("button", { name: "Add", exact: true }).click();
-    await expect(page.getByText(`No exchange rate for BHD on ${ratesDate}`)).toBeVisible();
-    await add.fill("chf");
-    await add.press("Enter");
+    // Adding offers only currencies with a rate on the table's date that are not listed yet, searchable
+    // by code and by the locale's name.
+    await page.getByLabel("Add a currency").click();
+    const search = page.getByRole("combobox", { name: "Search currencies by code or name" });
+    await search.fill("XYZ");
+    await expect(page.getByText("No currency matches.")).toBeVisible();
+    await search.fill("BHD"); // an ISO currency without an ECB rate
+    await expect(page.getByText("No currency matches.")).toBeVisible();
+    await search.fill("GBP"); // already in the table
+    await expect(page.getByText("No currency matches.")).toBeVisible();
+    await search.fill("swiss");
+    await expect(page.getByRole("option")).toHaveText([/^CHF\s*Swiss Franc/]);
+    await search.press("Enter");
     await expect(page.getByTestId("convert-CHF")).toBeVisible();
+    await expect(page.getByTestId("convert-CHF")).toContainText("Swiss Franc");
     await page.getByRole("button", { name: "Remove GBP" }).click();
     await expect(page.getByTestId("convert-GBP")).toHaveCount(0);
   });
@@ -312,9 +318,12 @@ test.describe("currency mode", () => {
 
   test("three-decimal currency: tax and split in BHD keep three minor digits", async ({ page }) => {
     const tools = page.getByRole("region", { name: "Money tools" });
-    await tools.getByLabel("Currency", { exact: true }).fill("XYZ");
-    await expect(tools.getByText("Unknown currency XYZ")).toBeVisible();
-    await tools.getByLabel("Currency", { exact: true }).fill("BHD");
+    await tools.getByLabel("Currency", { exact: true }).click();
+    await page.getByRole("combobox", { name: "Search currencies by code or name" }).fill("XYZ");
+    await expect(page.getByText("No currency matches.")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await chooseCurrency(tools.getByLabel("Currency", { exact: true }), "BHD", "bahraini");
+    await expect(tools.getByLabel("Currency", { exact: true })).toContainText("BHD");
     await tools.getByLabel("Amount", { exact: true }).fill("1.2345");
     await expect(tools.getByText("BHD has 3 decimal places")).toBeVisible();
     await tools.getByLabel("Amount", { exact: true }).fill("12.345");
@@ -327,7 +336,7 @@ test.describe("currency mode", () => {
     await tax.getByText("Tax included").click();
     await expect(tax.getByTestId("tax-tax")).toHaveText("BHD 2.058");
     await expect(tax.getByTestId("tax-net")).toHaveText("BHD 10.287");
-    await page.getByLabel("Rounding").selectOption("half-down");
+    await chooseOption(page.getByLabel("Rounding"), ROUNDING_LABELS["half-down"]);
     await expect(tax.getByTestId("tax-tax")).toHaveText("BHD 2.057");
     await expect(tax.getByTestId("tax-net")).toHaveText("BHD 10.288");
 
@@ -375,7 +384,8 @@ function frac12_34ToJpy(mode: "floor" | "ceil"): bigint {
 test("pricing converts the plans to the chosen currency, rounded to its minor units", async ({ page }) => {
   await page.goto("/pricing");
   await expect(page.getByTestId("price-pro")).toHaveText("$12");
-  await page.getByLabel("Currency").selectOption("JPY");
+  await chooseCurrency(page.getByLabel("Currency"), "JPY", "japanese");
+  await expect(page.getByLabel("Currency")).toContainText("JPY");
   const monthly = convertMinor("12", "USD", "JPY", 0, "half-even");
   await expect(page.getByTestId("price-pro")).toHaveText(formatJpy(monthly));
   await expect(page.getByTestId("price-pro")).not.toContainText(".");
@@ -393,12 +403,34 @@ test("pricing converts the plans to the chosen currency, rounded to its minor un
     "/checkout?plan=team&interval=yearly&currency=JPY",
   );
 
-  await page.getByLabel("Currency").selectOption("EUR");
+  await chooseCurrency(page.getByLabel("Currency"), "EUR");
   const cents = convertMinor("120", "USD", "EUR", 2, "half-even");
   const euros = `€${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
   await expect(page.getByTestId("price-pro")).toHaveText(euros);
 
   // the choice survives a reload through the address
   await page.reload();
-  await expect(page.getByLabel("Currency")).toHaveValue("EUR");
+  await expect(page.getByLabel("Currency")).toContainText("EUR");
+});
+
+test("at 360 px the plan comparison shows all three plans and the page does not scroll sideways", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/pricing");
+  const table = page.getByRole("table", { name: "Compare plans" });
+  await table.scrollIntoViewIfNeeded();
+  for (const plan of ["Free", "Pro", "Team"]) {
+    const header = table.getByRole("columnheader", { name: plan, exact: true });
+    await expect(header).toBeInViewport({ ratio: 1 });
+  }
+  const apiCalls = table.getByRole("row", { name: /API calls per month/ });
+  for (const value of ["1,000", "50,000", "500,000"]) {
+    await expect(apiCalls.getByRole("cell", { name: value, exact: true })).toBeInViewport({ ratio: 1 });
+  }
+  const { scroll, viewport } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(scroll).toBeLessThanOrEqual(viewport);
 });

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
+import { chooseCurrency } from "./pickers";
 import { testSql } from "./support";
 
 // Checkout with the built-in test provider (docs: Plans and billing → Test cards). Each journey
@@ -43,7 +44,7 @@ test("an owner buys Pro in JPY from /pricing, gets a receipt and verifies it in 
 }) => {
   const email = await newOwner(page, "Hana");
   await page.goto("/pricing");
-  await page.getByLabel("Currency").selectOption("JPY");
+  await chooseCurrency(page.getByLabel("Currency"), "JPY");
   await expect(page.getByTestId("price-pro")).toHaveText("¥1,880");
   await page.getByRole("link", { name: "Choose Pro" }).click();
   await expect(page).toHaveURL(/\/checkout\?plan=pro&interval=monthly&currency=JPY/);

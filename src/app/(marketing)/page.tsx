@@ -1,9 +1,16 @@
 import Decimal from "decimal.js";
 import { Calculator, Coins, KeyRound, ReceiptText } from "lucide-react";
+import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { MiniCalculator } from "@/features/home/mini-calculator";
 import { miniCompute } from "@/features/home/mini-compute";
+import { ProductShot } from "@/features/home/product-shot";
+
+export const metadata: Metadata = {
+  description:
+    "A decimal and currency calculator that never loses a cent, signed receipts anyone can verify, and a crypto workbench that runs in your browser.",
+};
 
 const features = [
   {
@@ -68,7 +75,26 @@ export default function HomePage() {
           </div>
         </div>
       </section>
-      <section className="mx-auto max-w-6xl px-4 py-16 text-center sm:px-6">
+      <section aria-labelledby="product-heading" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+        <h2 id="product-heading" className="text-2xl font-semibold tracking-tight">
+          What it looks like
+        </h2>
+        <p className="mt-3 max-w-2xl text-muted-foreground">
+          The real screens, not a mock-up: the calculator keeps every digit you ask for, and every payment
+          gets a receipt anyone can verify.
+        </p>
+        <div className="mt-8 grid items-start gap-8 lg:grid-cols-[3fr_2fr]">
+          <ProductShot
+            name="calculator"
+            caption="The calculator: exact decimals up to 1,000 digits, nine rounding modes, every currency."
+          />
+          <ProductShot
+            name="receipt"
+            caption="A receipt signed with Ed25519: check it here, in the workbench, or offline with OpenSSL."
+          />
+        </div>
+      </section>
+      <section className="mx-auto max-w-6xl border-t border-border px-4 py-16 text-center sm:px-6">
         <h2 className="text-2xl font-semibold tracking-tight">Start with the free plan</h2>
         <p className="mx-auto mt-3 max-w-xl text-muted-foreground">
           No card needed. Upgrade when your team needs more history, more API calls and signed receipts.

@@ -5,7 +5,11 @@ import { ReceiptView } from "@/features/billing/receipt-view";
 import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 
-export const metadata: Metadata = { title: "Receipt" };
+export const metadata: Metadata = {
+  title: "Receipt",
+  description:
+    "A receipt signed by Abacus with Ed25519: check its signature in the browser or offline with OpenSSL.",
+};
 
 export default async function Page({ searchParams }: { searchParams: Promise<{ number?: string }> }) {
   const { number = "" } = await searchParams;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CURRENCIES, getCurrency, ISO4217_SOURCE, isCurrencyCode, minorUnits } from "./currencies";
+import {
+  CURRENCIES,
+  currencyName,
+  getCurrency,
+  ISO4217_SOURCE,
+  isCurrencyCode,
+  minorUnits,
+} from "./currencies";
 
 /** Where Node's / browsers' Intl (CLDR) currency digits differ from ISO 4217 (see shared NOTES.md). */
 const INTL_DISAGREES = [
@@ -100,5 +107,20 @@ describe("ISO 4217 table", () => {
     // every known disagreement is one, and nothing else disagrees
     expect(disagreements.filter((c) => !INTL_DISAGREES.includes(c))).toEqual([]);
     for (const code of INTL_DISAGREES) expect(disagreements).toContain(code);
+  });
+});
+
+describe("currencyName", () => {
+  it("uses the locale's names, not ISO's register names", () => {
+    expect(currencyName("JPY")).toBe("Japanese Yen");
+    expect(currencyName("cny")).toBe("Chinese Yuan");
+    expect(currencyName("ZAR")).toBe("South African Rand");
+    expect(getCurrency("JPY")?.name).toBe("Yen");
+  });
+
+  it("names every currency of the table, falling back to the ISO name, then the code", () => {
+    for (const c of CURRENCIES) expect(currencyName(c.code)).not.toBe("");
+    expect(currencyName("XYZ")).toBe("XYZ");
+    expect(currencyName("EUR", "de-DE")).toBe("Euro");
   });
 });

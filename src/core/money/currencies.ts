@@ -43,3 +43,34 @@ export function minorUnits(code: string): number {
   if (!c) throw new RangeError(`Unknown currency ${code}`);
   return c.minorUnits;
 }
+
+/** Display locale of currency names and amounts: fixed, so the server's and the browser's renderings agree. */
+export const DISPLAY_LOCALE = "en-US";
+
+const displayNames = new Map<string, Intl.DisplayNames | null>();
+
+/**
+ * What people call a currency in `locale` ("Japanese Yen", "Chinese Yuan", "South African Rand"),
+ * from the locale data (`Intl.DisplayNames`) rather than ISO 4217's register names ("Yen", "Yuan
+ * Renminbi", "Rand"). Falls back to the ISO name, then to the code. Every screen that names a
+ * currency goes through here.
+ */
+export function currencyName(code: string, locale: string = DISPLAY_LOCALE): string {
+  const upper = code.toUpperCase();
+  let names = displayNames.get(locale);
+  if (names === undefined) {
+    try {
+      names = new Intl.DisplayNames([locale], { type: "currency", fallback: "none" });
+    } catch {
+      names = null;
+    }
+    displayNames.set(locale, names);
+  }
+  let name: string | undefined;
+  try {
+    name = names?.of(upper);
+  } catch {
+    name = undefined;
+  }
+  return name ?? getCurrency(upper)?.name ?? upper;
+}

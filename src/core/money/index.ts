@@ -18,6 +18,8 @@ export { allocate, MAX_PARTS, type Ratio, split } from "./allocate";
 export {
   CURRENCIES,
   type Currency,
+  currencyName,
+  DISPLAY_LOCALE,
   getCurrency,
   ISO4217_SOURCE,
   isCurrencyCode,

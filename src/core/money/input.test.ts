@@ -73,6 +73,27 @@ describe("parseAmount and parseCode", () => {
     expect(parseAmount(" ", "USD")).toEqual({ ok: false, error: "Enter an amount" });
   });
 
+  it("applies one decimal-places rule in every currency: extra zeros are fine, finer amounts are refused", () => {
+    // the two cases, now one rule: 100.00 JPY is 100 yen exactly; 1234.565 EUR is not a cent amount
+    const yen = parseAmount("100.00", "JPY");
+    expect(yen.ok && yen.value).toEqual({ amount: 100n, currency: "JPY" });
+    const euro = parseAmount("1234.560", "EUR");
+    expect(euro.ok && euro.value).toEqual({ amount: 123456n, currency: "EUR" });
+    expect(parseAmount("1234.565", "EUR")).toEqual({
+      ok: false,
+      error: "EUR has 2 decimal places: enter 1234.56 or 1234.57",
+    });
+    expect(parseAmount("100.5", "JPY")).toEqual({
+      ok: false,
+      error: "JPY has 0 decimal places: enter 100 or 101",
+    });
+    expect(parseAmount("-1.2345", "BHD")).toEqual({
+      ok: false,
+      error: "BHD has 3 decimal places: enter -1.235 or -1.234",
+    });
+    expect(parseAmount("12abc", "USD")).toEqual({ ok: false, error: "Enter a number, for example 1234.56" });
+  });
+
   it("knows currency codes in any case", () => {
     expect(parseCode(" chf ")).toEqual({ ok: true, value: "CHF" });
     expect(parseCode("xyz")).toEqual({ ok: false, error: "Unknown currency XYZ" });

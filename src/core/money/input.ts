@@ -1,5 +1,5 @@
 import { getCurrency } from "./currencies";
-import { type Money, parseMoney } from "./money";
+import { type Money, parseMoney, roundToMoney, toDecimalString } from "./money";
 import { parseRate } from "./tax";
 
 /**
@@ -12,10 +12,27 @@ export const MAX_SPLIT_PARTS = 1000;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
+/**
+ * Parses an amount typed in a currency. The decimal-places rule, the same in the converter, the money
+ * tools and the API (`parseMoney` enforces it; docs: Currencies and rounding):
+ *
+ *   An amount may have more decimal places than its currency only when the extra ones are zeros
+ *   ("100.00 JPY" is 100 yen exactly). Anything finer ("1234.565 EUR") is refused, never rounded: the
+ *   rounding mode applies to results, so every result is rounded exactly once.
+ */
 export function parseAmount(text: string, currency: string): Parsed<Money> {
   if (text.trim() === "") return { ok: false, error: "Enter an amount" };
-  const r = parseMoney(text.replace(/,/g, ""), currency);
-  return r.ok ? r : { ok: false, error: r.error.message };
+  const clean = text.replace(/,/g, "").trim();
+  const r = parseMoney(clean, currency);
+  if (r.ok) return r;
+  if (r.error.code === "invalid_amount") return { ok: false, error: "Enter a number, for example 1234.56" };
+  if (r.error.code === "too_many_decimals") {
+    // The two amounts of the currency either side of what was typed: what the person may have meant.
+    const below = toDecimalString(roundToMoney(clean.replace(/_/g, ""), currency, "floor"));
+    const above = toDecimalString(roundToMoney(clean.replace(/_/g, ""), currency, "ceil"));
+    return { ok: false, error: `${r.error.message}: enter ${below} or ${above}` };
+  }
+  return { ok: false, error: r.error.message };
 }
 
 export function parseCode(text: string): Parsed<string> {

@@ -1,34 +1,5 @@
 import type * as React from "react";
-import { NativeSelect } from "@/components/ui/input";
-import { ROUNDING_OPTIONS, type RoundingMode } from "@/core/rounding";
 import { cn } from "@/lib/utils";
-
-export function RoundingSelect({
-  id,
-  value,
-  onChange,
-  className,
-}: {
-  id: string;
-  value: RoundingMode;
-  onChange: (mode: RoundingMode) => void;
-  className?: string;
-}) {
-  return (
-    <NativeSelect
-      id={id}
-      value={value}
-      onChange={(event) => onChange(event.target.value as RoundingMode)}
-      className={className}
-    >
-      {ROUNDING_OPTIONS.map((o) => (
-        <option key={o.mode} value={o.mode}>
-          {o.label}
-        </option>
-      ))}
-    </NativeSelect>
-  );
-}
 
 /** A small radio group drawn as a segmented control. */
 export function Segmented<T extends string>({

@@ -1,21 +1,14 @@
 "use client";
 
-import { Plus, X } from "lucide-react";
+import { X } from "lucide-react";
 import { useId, useMemo, useState } from "react";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import type { RoundingMode } from "@/core/decimal";
-import {
-  convert,
-  crossRate,
-  getCurrency,
-  hasRate,
-  inverseRate,
-  type RateTable,
-  rateCurrencies,
-} from "@/core/money";
-import { errorOf, parseAmount, parseCode, shortRate } from "@/core/money/input";
+import { convert, crossRate, getCurrency, inverseRate, type RateTable, rateCurrencies } from "@/core/money";
+import { errorOf, parseAmount, shortRate } from "@/core/money/input";
 import { SaveCalculation } from "@/features/history";
 import { AlignedAmount, fractionWidthFor } from "./controls";
 import { currencyName, fmt } from "./money-format";
@@ -29,8 +22,6 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
   const [amountText, setAmountText] = useState("100");
   const [from, setFrom] = useState(available.includes("EUR") ? "EUR" : (available[0] ?? "EUR"));
   const [targets, setTargets] = useState(() => DEFAULT_TARGETS.filter((c) => available.includes(c)));
-  const [addText, setAddText] = useState("");
-  const [addError, setAddError] = useState<string | undefined>();
 
   const amount = useMemo(() => parseAmount(amountText, from), [amountText, from]);
   const rows = useMemo(
@@ -50,17 +41,8 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
   );
   const width = fractionWidthFor(targets.map((c) => getCurrency(c)?.minorUnits ?? 0));
 
-  function add() {
-    const code = parseCode(addText);
-    if (!code.ok) return setAddError(code.error);
-    if (!hasRate(rates, code.value)) {
-      return setAddError(`No exchange rate for ${code.value} on ${rates.date}`);
-    }
-    if (targets.includes(code.value)) return setAddError(`${code.value} is already in the list`);
-    setTargets((t) => [...t, code.value]);
-    setAddText("");
-    setAddError(undefined);
-  }
+  // Only currencies with a rate that are not in the table yet can be added: nothing to refuse.
+  const addable = useMemo(() => available.filter((c) => !targets.includes(c)), [available, targets]);
 
   return (
     <ToolCard
@@ -77,7 +59,7 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
       }
     >
       <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_14rem]">
-        <Field id={`${ids}-amount`} label="Amount" error={errorOf(amount)}>
+        <Field id={`${ids}-amount`} label="Amount" error={errorOf(amount)} errorLines={2}>
           {(props) => (
             <Input
               {...props}
@@ -90,15 +72,7 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
           )}
         </Field>
         <Field id={`${ids}-from`} label="From">
-          {(props) => (
-            <NativeSelect {...props} value={from} onChange={(event) => setFrom(event.target.value)}>
-              {available.map((code) => (
-                <option key={code} value={code}>
-                  {code} · {currencyName(code)}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
+          {(props) => <CurrencyCombobox {...props} codes={available} value={from} onValueChange={setFrom} />}
         </Field>
       </div>
 
@@ -134,7 +108,7 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
                 >
                   <th scope="row" className="py-3 pr-3 pl-4 text-left font-normal sm:pl-0">
                     <span className="font-mono font-medium">{row.code}</span>
-                    <span className="hidden text-xs text-muted-foreground sm:block">
+                    <span className="hidden text-xs text-muted-foreground sm:block" suppressHydrationWarning>
                       {currencyName(row.code)}
                     </span>
                     <span className="mt-1 block font-mono text-[11px] leading-4 text-muted-foreground sm:hidden">
@@ -189,45 +163,19 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
         />
       </div>
 
-      <div className="mt-6 flex max-w-md items-start gap-2">
-        <div className="min-w-0 flex-1">
-          <Field id={`${ids}-add`} label="Add a currency" error={addError}>
-            {(props) => (
-              <Input
-                {...props}
-                list={`${ids}-codes`}
-                autoComplete="off"
-                autoCapitalize="characters"
-                placeholder="CHF"
-                value={addText}
-                onChange={(event) => {
-                  setAddText(event.target.value);
-                  setAddError(undefined);
-                }}
-                onKeyDown={(event) => {
-                  if (event.key === "Enter") {
-                    event.preventDefault();
-                    add();
-                  }
-                }}
-                className="font-mono uppercase placeholder:normal-case"
-              />
-            )}
-          </Field>
-          <datalist id={`${ids}-codes`}>
-            {available
-              .filter((c) => !targets.includes(c))
-              .map((code) => (
-                <option key={code} value={code}>
-                  {currencyName(code)}
-                </option>
-              ))}
-          </datalist>
-        </div>
-        <Button type="button" variant="outline" className="mt-6" onClick={add}>
-          <Plus aria-hidden />
-          Add
-        </Button>
+      <div className="mt-6 max-w-sm">
+        <Field id={`${ids}-add`} label="Add a currency">
+          {(props) => (
+            <CurrencyCombobox
+              {...props}
+              codes={addable}
+              value=""
+              placeholder={addable.length ? "Search by code or name…" : "Every currency is in the table"}
+              disabled={addable.length === 0}
+              onValueChange={(code) => setTargets((t) => (t.includes(code) ? t : [...t, code]))}
+            />
+          )}
+        </Field>
       </div>
     </ToolCard>
   );

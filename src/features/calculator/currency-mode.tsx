@@ -1,10 +1,10 @@
 "use client";
 
 import { useId, useState } from "react";
+import { RoundingSelect } from "@/components/money/rounding-select";
 import { Label } from "@/components/ui/input";
 import type { RoundingMode } from "@/core/decimal";
 import type { RateTable } from "@/core/money";
-import { RoundingSelect } from "./controls";
 import { Converter } from "./currency-converter";
 import { MoneyTools } from "./money-tools";
 
@@ -20,7 +20,7 @@ export function CurrencyMode({ rates }: { rates: RateTable | null }) {
     <div className="grid gap-6">
       <div className="grid items-center gap-x-4 gap-y-2 sm:grid-cols-[auto_20rem_minmax(0,1fr)]">
         <Label htmlFor={`${ids}-rounding`}>Rounding</Label>
-        <RoundingSelect id={`${ids}-rounding`} value={rounding} onChange={setRounding} />
+        <RoundingSelect id={`${ids}-rounding`} value={rounding} onValueChange={setRounding} />
         <p className="text-xs text-muted-foreground">
           Used for conversions, tax and discounts; each result is rounded once, to the currency&apos;s minor
           units.

@@ -3,6 +3,7 @@
 import { Check, Copy, Trash2 } from "lucide-react";
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "react";
 import { notify } from "@/components/hooks/notify";
+import { RoundingSelect } from "@/components/money/rounding-select";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import {
@@ -19,7 +20,7 @@ import {
 import type { RateTable } from "@/core/money/fx";
 import { SaveCalculation } from "@/features/history";
 import { cn } from "@/lib/utils";
-import { RoundingSelect, Segmented } from "./controls";
+import { Segmented } from "./controls";
 import { SyntaxHelp } from "./syntax-help";
 
 /** The engine's default rounding mode (decimal.js's): half up. */
@@ -247,7 +248,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
           </div>
           <div className="order-1 col-span-2 grid min-w-0 gap-2 sm:order-none sm:col-span-1">
             <Label htmlFor={`${ids}-rounding`}>Rounding</Label>
-            <RoundingSelect id={`${ids}-rounding`} value={rounding} onChange={setRounding} />
+            <RoundingSelect id={`${ids}-rounding`} value={rounding} onValueChange={setRounding} />
           </div>
           <Segmented
             legend="Notation"

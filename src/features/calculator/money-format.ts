@@ -1,10 +1,8 @@
-import { formatMoney, getCurrency, type Money } from "@/core/money";
+import { DISPLAY_LOCALE, formatMoney, type Money, currencyName as nameOf } from "@/core/money";
 
 /** Display locale: fixed, so the server's and the browser's renderings agree. */
-export const LOCALE = "en-US";
+export const LOCALE = DISPLAY_LOCALE;
 
 export const fmt = (m: Money) => formatMoney(m, { locale: LOCALE });
 
-export function currencyName(code: string): string {
-  return getCurrency(code)?.name ?? code;
-}
+export const currencyName = (code: string): string => nameOf(code, LOCALE);

@@ -3,6 +3,7 @@
 import { Check } from "lucide-react";
 import type * as React from "react";
 import { useId, useState } from "react";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { RoundingMode } from "@/core/decimal";
@@ -17,15 +18,17 @@ import {
   split,
   sum,
 } from "@/core/money";
-import { errorOf, parseAmount, parseCode, parseParts, parseRatios, parseTaxRate } from "@/core/money/input";
+import { errorOf, parseAmount, parseParts, parseRatios, parseTaxRate } from "@/core/money/input";
 import { AlignedAmount, fractionWidthFor, Segmented } from "./controls";
 import { fmt } from "./money-format";
 import { ToolCard } from "./tool-card";
 
+const ALL_CODES = CURRENCIES.map((c) => c.code);
+
 export function MoneyTools({ rounding }: { rounding: RoundingMode }) {
   const ids = useId();
   const [amountText, setAmountText] = useState("100.00");
-  const [currencyText, setCurrencyText] = useState("EUR");
+  const [currency, setCurrency] = useState("EUR");
   const [taxMode, setTaxMode] = useState<"add" | "extract">("add");
   const [taxText, setTaxText] = useState("20%");
   const [discountText, setDiscountText] = useState("10%");
@@ -33,10 +36,9 @@ export function MoneyTools({ rounding }: { rounding: RoundingMode }) {
   const [partsText, setPartsText] = useState("3");
   const [ratiosText, setRatiosText] = useState("1:2:3");
 
-  const currency = parseCode(currencyText);
-  const amount = currency.ok ? parseAmount(amountText, currency.value) : null;
-  const total = amount?.ok ? amount.value : null;
-  const minor = currency.ok ? (getCurrency(currency.value)?.minorUnits ?? 0) : 0;
+  const amount = parseAmount(amountText, currency);
+  const total = amount.ok ? amount.value : null;
+  const minor = getCurrency(currency)?.minorUnits ?? 0;
   const width = fractionWidthFor([minor]);
 
   const taxRate = parseTaxRate(taxText);
@@ -74,8 +76,8 @@ export function MoneyTools({ rounding }: { rounding: RoundingMode }) {
       title="Money tools"
       description="Tax, discount and split in any ISO 4217 currency, on whole minor units: the parts always add up exactly."
     >
-      <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_10rem]">
-        <Field id={`${ids}-amount`} label="Amount" error={amount ? errorOf(amount) : undefined}>
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_16rem]">
+        <Field id={`${ids}-amount`} label="Amount" error={errorOf(amount)} errorLines={2}>
           {(props) => (
             <Input
               {...props}
@@ -87,26 +89,11 @@ export function MoneyTools({ rounding }: { rounding: RoundingMode }) {
             />
           )}
         </Field>
-        <Field id={`${ids}-currency`} label="Currency" error={errorOf(currency)}>
+        <Field id={`${ids}-currency`} label="Currency">
           {(props) => (
-            <Input
-              {...props}
-              list={`${ids}-iso`}
-              autoComplete="off"
-              autoCapitalize="characters"
-              value={currencyText}
-              onChange={(event) => setCurrencyText(event.target.value)}
-              className="font-mono uppercase"
-            />
+            <CurrencyCombobox {...props} codes={ALL_CODES} value={currency} onValueChange={setCurrency} />
           )}
         </Field>
-        <datalist id={`${ids}-iso`}>
-          {CURRENCIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
-            </option>
-          ))}
-        </datalist>
       </div>
 
       <div className="mt-2 grid gap-6 lg:grid-cols-3">

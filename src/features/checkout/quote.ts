@@ -2,7 +2,14 @@ import "server-only";
 import { type BillingInterval, getPlan, type Plan } from "@/core/billing/plans";
 import { applyTax, planPrice } from "@/core/billing/pricing";
 import { standardTaxRate, TAX_COUNTRIES, TAX_RATES_DATE } from "@/core/billing/tax-rates";
-import { formatMoney, getCurrency, type Money, type RateTable, rateCurrencies } from "@/core/money";
+import {
+  currencyName,
+  formatMoney,
+  getCurrency,
+  type Money,
+  type RateTable,
+  rateCurrencies,
+} from "@/core/money";
 
 export interface CountryQuote {
   code: string;
@@ -32,7 +39,7 @@ const fmt = (m: Money) => formatMoney(m, { locale: "en-US" });
 
 export function checkoutCurrencies(table: RateTable | null): { code: string; name: string }[] {
   const codes = table ? rateCurrencies(table).filter((c) => c !== "USD" && getCurrency(c)) : [];
-  return ["USD", ...codes].map((code) => ({ code, name: getCurrency(code)?.name ?? code }));
+  return ["USD", ...codes].map((code) => ({ code, name: currencyName(code) }));
 }
 
 export function parseSelection(params: { plan?: string; interval?: string; currency?: string }) {
@@ -72,7 +79,7 @@ export function buildQuote(
     plan: { id: selection.plan.id, name: selection.plan.name, tagline: selection.plan.tagline },
     interval: selection.interval,
     currency,
-    currencyName: getCurrency(currency)?.name ?? currency,
+    currencyName: currencyName(currency),
     price: fmt(price.value.price),
     usd: price.value.usd,
     fxRate: price.value.fxRate,

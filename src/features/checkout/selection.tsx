@@ -2,7 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useTransition } from "react";
-import { Label, NativeSelect } from "@/components/ui/input";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
+import { Label } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 
 /**
  * Plan, interval and currency of the order. Changing one reloads the server-computed quote in place
@@ -28,38 +30,43 @@ export function OrderSelection({
   }
   return (
     <div className="grid gap-4 sm:grid-cols-3" aria-busy={pending || undefined}>
-      <div className="grid gap-2">
+      <div className="grid content-start gap-2">
         <Label htmlFor={`${id}-plan`}>Plan</Label>
-        <NativeSelect id={`${id}-plan`} value={plan} onChange={(e) => go({ plan: e.target.value })}>
-          <option value="pro">Pro</option>
-          <option value="team">Team</option>
-        </NativeSelect>
+        <SimpleSelect
+          id={`${id}-plan`}
+          value={plan}
+          onValueChange={(next) => go({ plan: next })}
+          options={PLAN_OPTIONS}
+        />
       </div>
-      <div className="grid gap-2">
+      <div className="grid content-start gap-2">
         <Label htmlFor={`${id}-interval`}>Billing interval</Label>
-        <NativeSelect
+        <SimpleSelect
           id={`${id}-interval`}
           value={interval}
-          onChange={(e) => go({ interval: e.target.value })}
-        >
-          <option value="monthly">Monthly</option>
-          <option value="yearly">Yearly (2 months free)</option>
-        </NativeSelect>
+          onValueChange={(next) => go({ interval: next })}
+          options={INTERVAL_OPTIONS}
+        />
       </div>
-      <div className="grid gap-2">
+      <div className="grid content-start gap-2">
         <Label htmlFor={`${id}-currency`}>Currency</Label>
-        <NativeSelect
+        <CurrencyCombobox
           id={`${id}-currency`}
+          codes={currencies.map((c) => c.code)}
           value={currency}
-          onChange={(e) => go({ currency: e.target.value })}
-        >
-          {currencies.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.code} · {c.name}
-            </option>
-          ))}
-        </NativeSelect>
+          onValueChange={(next) => go({ currency: next })}
+        />
       </div>
     </div>
   );
 }
+
+const PLAN_OPTIONS = [
+  { value: "pro", label: "Pro" },
+  { value: "team", label: "Team" },
+] as const;
+
+const INTERVAL_OPTIONS = [
+  { value: "monthly", label: "Monthly" },
+  { value: "yearly", label: "Yearly (2 months free)" },
+] as const;

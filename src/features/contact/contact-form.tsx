@@ -1,13 +1,20 @@
 "use client";
 
+import { CircleCheck } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect, Textarea } from "@/components/ui/input";
+import { Input, Textarea } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { sendContactMessage } from "./actions";
 import { contactTopicOptions, MESSAGE_MAX } from "./constants";
 
 export function ContactForm() {
+  // Where the last message said to reply: shown until the person chooses to write another.
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const submitted = useRef("");
   const form = useActionForm(
     { name: "", email: "", topic: "", message: "", website: "" },
     sendContactMessage,
@@ -15,32 +22,50 @@ export function ContactForm() {
       idPrefix: "contact",
       success: "Message sent. We will reply by email.",
       resetOnSuccess: true,
+      onSuccess: () => setSentTo(submitted.current),
     },
   );
   const length = form.values.message.trim().length.toLocaleString("en-US");
 
+  if (sentTo !== null) {
+    return (
+      <Sent
+        email={sentTo}
+        onAnother={() => {
+          setSentTo(null);
+          requestAnimationFrame(() => document.getElementById("contact-name")?.focus());
+        }}
+      />
+    );
+  }
+
   return (
-    <form noValidate onSubmit={form.submit} className="grid gap-2" aria-describedby="contact-form-error">
+    <form
+      noValidate
+      onSubmit={(event) => {
+        submitted.current = form.values.email.trim();
+        form.submit(event);
+      }}
+      className="grid gap-2"
+      aria-describedby="contact-form-error"
+    >
       <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
-        <Field id="contact-name" label="Name" error={form.fieldErrors.name}>
+        <Field id="contact-name" label="Name" error={form.fieldErrors.name} errorLines={2}>
           {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
         </Field>
-        <Field id="contact-email" label="Email" error={form.fieldErrors.email}>
+        <Field id="contact-email" label="Email" error={form.fieldErrors.email} errorLines={2}>
           {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
         </Field>
       </div>
       <Field id="contact-topic" label="Topic" error={form.fieldErrors.topic}>
         {(props) => (
-          <NativeSelect {...props} {...form.field("topic")}>
-            <option value="" disabled>
-              Choose a topic…
-            </option>
-            {contactTopicOptions.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </NativeSelect>
+          <SimpleSelect
+            {...props}
+            value={form.values.topic}
+            onValueChange={(topic) => form.setValues((v) => ({ ...v, topic }))}
+            options={contactTopicOptions}
+            placeholder="Choose a topic…"
+          />
         )}
       </Field>
       <Field
@@ -63,5 +88,30 @@ export function ContactForm() {
         </SubmitButton>
       </div>
     </form>
+  );
+}
+
+/** What stays on screen after sending, once the toast has gone: the message went, and where the reply goes. */
+function Sent({ email, onAnother }: { email: string; onAnother: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section
+      aria-labelledby="contact-sent-title"
+      className="grid content-start justify-items-start gap-4 rounded-lg border border-border bg-card p-6"
+      data-testid="contact-sent"
+    >
+      <CircleCheck className="size-8 text-success" aria-hidden />
+      <h2 id="contact-sent-title" ref={heading} tabIndex={-1} className="text-xl font-semibold outline-none">
+        Message sent
+      </h2>
+      <p className="text-muted-foreground">
+        We&apos;ll reply to <strong className="font-medium text-foreground break-all">{email}</strong>,
+        usually within one working day.
+      </p>
+      <Button type="button" variant="outline" onClick={onAnother}>
+        Send another message
+      </Button>
+    </section>
   );
 }

@@ -6,13 +6,15 @@ import { useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
+import { RoundingSelect } from "@/components/money/rounding-select";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
-import { ROUNDING_OPTIONS } from "@/core/rounding";
+import { isRoundingMode } from "@/core/rounding";
 import { NameSlugFields } from "@/features/organizations";
 import {
   acceptInvitationAction,
@@ -252,24 +254,23 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () =>
       </p>
       <Field id="prefs-defaultCurrency" label="Default currency" error={form.fieldErrors.defaultCurrency}>
         {(props) => (
-          <NativeSelect {...props} {...form.field("defaultCurrency")} disabled={!canEdit}>
-            {data.currencies.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} — {c.name}
-              </option>
-            ))}
-          </NativeSelect>
+          <CurrencyCombobox
+            {...props}
+            codes={data.currencies.map((c) => c.code)}
+            value={form.values.defaultCurrency}
+            onValueChange={(defaultCurrency) => form.setValues((v) => ({ ...v, defaultCurrency }))}
+            disabled={!canEdit}
+          />
         )}
       </Field>
       <Field id="prefs-roundingMode" label="Rounding mode" error={form.fieldErrors.roundingMode}>
         {(props) => (
-          <NativeSelect {...props} {...form.field("roundingMode")} disabled={!canEdit}>
-            {ROUNDING_OPTIONS.map((o) => (
-              <option key={o.mode} value={o.mode}>
-                {o.label}
-              </option>
-            ))}
-          </NativeSelect>
+          <RoundingSelect
+            {...props}
+            value={isRoundingMode(form.values.roundingMode) ? form.values.roundingMode : ""}
+            onValueChange={(roundingMode) => form.setValues((v) => ({ ...v, roundingMode }))}
+            disabled={!canEdit}
+          />
         )}
       </Field>
       <Field

@@ -1,7 +1,14 @@
 import "server-only";
 import type { BillingInterval, Plan, PlanId } from "@/core/billing/plans";
 import { planPrice } from "@/core/billing/pricing";
-import { formatMoney, getCurrency, type Money, type RateTable, rateCurrencies } from "@/core/money";
+import {
+  currencyName,
+  formatMoney,
+  getCurrency,
+  type Money,
+  type RateTable,
+  rateCurrencies,
+} from "@/core/money";
 
 /** One currency's plan prices, formatted on the server so the page ships no decimal code. */
 export interface CurrencyPrices {
@@ -45,7 +52,7 @@ export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null
       }
       if (!complete) break;
     }
-    if (complete) result.push({ code, name: getCurrency(code)?.name ?? code, prices });
+    if (complete) result.push({ code, name: currencyName(code), prices });
   }
   return result;
 }

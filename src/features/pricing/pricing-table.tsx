@@ -2,9 +2,9 @@
 
 import { Check, Minus } from "lucide-react";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Button } from "@/components/ui/button";
-import { NativeSelect } from "@/components/ui/input";
 import type { BillingInterval, FeatureRow, Plan } from "@/core/billing/plans";
 import { cn } from "@/lib/utils";
 import type { CurrencyPrices } from "./prices";
@@ -32,6 +32,7 @@ export function PricingTable({
   const [code, setCode] = useState(initialCurrency);
   const selected = currencies.find((c) => c.code === code) ?? currencies[0];
   const currencyId = useId();
+  const codes = useMemo(() => currencies.map((c) => c.code), [currencies]);
 
   function chooseCurrency(next: string) {
     setCode(next);
@@ -72,18 +73,13 @@ export function PricingTable({
           <label htmlFor={currencyId} className="text-sm font-medium">
             Currency
           </label>
-          <NativeSelect
+          <CurrencyCombobox
             id={currencyId}
+            codes={codes}
             value={selected?.code ?? "USD"}
-            onChange={(event) => chooseCurrency(event.target.value)}
-            className="w-auto min-w-56"
-          >
-            {currencies.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} · {c.name}
-              </option>
-            ))}
-          </NativeSelect>
+            onValueChange={chooseCurrency}
+            className="w-64 max-w-[calc(100vw-8rem)]"
+          />
         </div>
       </div>
 
@@ -154,46 +150,55 @@ export function PricingTable({
         })}
       </div>
 
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[36rem] text-sm">
-          <caption className="mb-4 text-left text-lg font-semibold">Compare plans</caption>
-          <thead>
-            <tr className="border-b border-border">
-              <th scope="col" className="py-3 pr-4 text-left font-medium">
-                Feature
+      {/* Three narrow plan columns beside a wrapping feature column: every plan stays readable at 360 px
+          without sideways scrolling (the values are short: a count, "Unlimited" or a mark). */}
+      <table className="w-full table-fixed text-sm">
+        <caption className="mb-4 text-left text-lg font-semibold">Compare plans</caption>
+        <colgroup>
+          <col />
+          {plans.map((plan) => (
+            <col key={plan.id} className="w-[4.5rem] sm:w-40" />
+          ))}
+        </colgroup>
+        <thead>
+          <tr className="border-b border-border">
+            <th scope="col" className="py-3 pr-2 text-left font-medium sm:pr-4">
+              Feature
+            </th>
+            {plans.map((plan) => (
+              <th key={plan.id} scope="col" className="px-1 py-3 text-center font-medium sm:px-4">
+                {plan.name}
               </th>
-              {plans.map((plan) => (
-                <th key={plan.id} scope="col" className="px-4 py-3 text-center font-medium">
-                  {plan.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {featureTable.map((row) => (
-              <tr key={row.label} className="border-b border-border">
-                <th scope="row" className="py-3 pr-4 text-left font-normal text-muted-foreground">
-                  {row.label}
-                </th>
-                {plans.map((plan) => {
-                  const value = row.values[plan.id];
-                  return (
-                    <td key={plan.id} className="tabular px-4 py-3 text-center">
-                      {value === true ? (
-                        <Check className="mx-auto size-4 text-success" aria-label="Included" />
-                      ) : value === false ? (
-                        <Minus className="mx-auto size-4 text-muted-foreground" aria-label="Not included" />
-                      ) : (
-                        value
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        </thead>
+        <tbody>
+          {featureTable.map((row) => (
+            <tr key={row.label} className="border-b border-border">
+              <th
+                scope="row"
+                className="py-3 pr-2 text-left font-normal break-words text-muted-foreground sm:pr-4"
+              >
+                {row.label}
+              </th>
+              {plans.map((plan) => {
+                const value = row.values[plan.id];
+                return (
+                  <td key={plan.id} className="tabular px-1 py-3 text-center sm:px-4">
+                    {value === true ? (
+                      <Check className="mx-auto size-4 text-success" aria-label="Included" />
+                    ) : value === false ? (
+                      <Minus className="mx-auto size-4 text-muted-foreground" aria-label="Not included" />
+                    ) : (
+                      value
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

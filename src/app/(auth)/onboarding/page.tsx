@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { planPriceUsd, plans } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
-import { CURRENCIES } from "@/core/money/currencies";
+import { CURRENCIES, currencyName } from "@/core/money/currencies";
 import { loadMeSummary } from "@/features/account/queries";
 import { VerifyEmailNotice } from "@/features/account/security-forms";
 import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
@@ -67,7 +67,7 @@ export default async function OnboardingPage({
           organizations: me.organizations,
           activeOrganization: active ? { name: active.name, role: active.role } : null,
           preferences,
-          currencies: CURRENCIES.map((c) => ({ code: c.code, name: c.name })),
+          currencies: CURRENCIES.map((c) => ({ code: c.code, name: currencyName(c.code) })),
           roundingModes: ROUNDING_MODES,
           plans: plans.map((p) => ({
             id: p.id,

@@ -1,3 +1,4 @@
+import { ChevronDown } from "lucide-react";
 import type { Metadata } from "next";
 import { loadDocs } from "@/features/docs/load-docs";
 
@@ -13,21 +14,24 @@ export default async function DocsPage() {
   const { html, toc } = await loadDocs();
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[14rem_minmax(0,1fr)] lg:py-16">
-      <aside className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
+      {/* Phones: a collapsed "On this page" disclosure above the content. Desktop: a sticky sidebar.
+          Two copies of the list, each hidden by CSS at the other width: no client JavaScript. */}
+      <details className="group rounded-lg border border-border lg:hidden">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-2 px-4 py-3 text-sm font-semibold [&::-webkit-details-marker]:hidden">
+          On this page
+          <ChevronDown className="size-4 transition-transform group-open:rotate-180" aria-hidden />
+        </summary>
+        <nav
+          aria-label="Table of contents"
+          className="max-h-[60dvh] overflow-y-auto border-t border-border p-2"
+        >
+          <TocList toc={toc} />
+        </nav>
+      </details>
+      <aside className="hidden lg:sticky lg:top-24 lg:block lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
         <nav aria-label="Table of contents">
           <p className="mb-3 text-sm font-semibold">On this page</p>
-          <ol className="grid gap-1 text-sm">
-            {toc.map((entry) => (
-              <li key={entry.id} className={entry.depth === 3 ? "pl-4" : undefined}>
-                <a
-                  href={`#${entry.id}`}
-                  className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground"
-                >
-                  {entry.text}
-                </a>
-              </li>
-            ))}
-          </ol>
+          <TocList toc={toc} />
         </nav>
       </aside>
       <article className="min-w-0 max-w-3xl">
@@ -36,5 +40,22 @@ export default async function DocsPage() {
         <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
       </article>
     </div>
+  );
+}
+
+function TocList({ toc }: { toc: Awaited<ReturnType<typeof loadDocs>>["toc"] }) {
+  return (
+    <ol className="grid gap-1 text-sm">
+      {toc.map((entry) => (
+        <li key={entry.id} className={entry.depth === 3 ? "pl-4" : undefined}>
+          <a
+            href={`#${entry.id}`}
+            className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground"
+          >
+            {entry.text}
+          </a>
+        </li>
+      ))}
+    </ol>
   );
 }

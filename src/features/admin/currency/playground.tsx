@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { Input, Label, NativeSelect } from "@/components/ui/input";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
-import { CURRENCIES } from "@/core/money/currencies";
+import { CURRENCIES, currencyName } from "@/core/money/currencies";
 import { formatAmount } from "@/core/money/format";
 
 const LOCALES = ["en-US", "en-GB", "de-DE", "fr-FR", "de-CH", "ja-JP", "hi-IN", "ar-EG", "pt-BR"];
@@ -33,7 +33,7 @@ export function Playground() {
           <NativeSelect id={`${id}-currency`} value={currency} onChange={(e) => setCurrency(e.target.value)}>
             {CURRENCIES.map((c) => (
               <option key={c.code} value={c.code}>
-                {c.code} · {c.name} ({c.minorUnits})
+                {c.code} · {currencyName(c.code)} ({c.minorUnits})
               </option>
             ))}
           </NativeSelect>

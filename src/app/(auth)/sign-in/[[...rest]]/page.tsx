@@ -24,7 +24,10 @@ export async function generateMetadata({
   params: Promise<{ rest?: string[] }>;
 }): Promise<Metadata> {
   const { rest } = await params;
-  return { title: TITLES[rest?.[0] ?? ""] ?? "Sign in" };
+  return {
+    title: TITLES[rest?.[0] ?? ""] ?? "Sign in",
+    description: "Sign in to Abacus with your password or a passkey.",
+  };
 }
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";

@@ -8,7 +8,11 @@ import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invit
 import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
 import { getViewer } from "@/server/authz";
 
-export const metadata: Metadata = { title: "Create your account" };
+export const metadata: Metadata = {
+  title: "Create your account",
+  description:
+    "Create a free Abacus account: exact decimals, every currency and signed receipts for your team.",
+};
 
 // Every sub-path (/sign-up/anything) reaches this screen.
 export default async function SignUpPage({

@@ -1,0 +1,25 @@
+export type ComboboxOption = {
+  /** What is chosen (a currency code). Searched first: typing it exactly puts it on top. */
+  readonly value: string;
+  /** What a person reads in the list (the currency's name). Searched by word and by substring. */
+  readonly label: string;
+  /** Further words that find the option. */
+  readonly keywords?: readonly string[];
+};
+
+/**
+ * Predictable ranking instead of fuzzy matching (a fuzzy "yen" also finds "Yemeni Rial"): the value
+ * itself, then values starting with the search, then labels with a word starting with it, then
+ * labels containing it.
+ */
+export function rankOption(value: string, search: string, keywords: readonly string[] = []): number {
+  const s = search.trim().toLowerCase();
+  if (!s) return 1;
+  const v = value.toLowerCase();
+  if (v === s) return 1;
+  if (v.startsWith(s)) return 0.9;
+  const words = keywords.join(" ").toLowerCase();
+  if (` ${words}`.includes(` ${s}`)) return 0.7;
+  if (words.includes(s)) return 0.4;
+  return 0;
+}
