@@ -30,19 +30,26 @@
  * wall-clock budget (default 40 ms) checked before every operation, with the cost of each refinement of
  * an irrational value estimated before it starts, so that every input finishes within about 50 ms.
  */
-import type Decimal from "decimal.js";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
-import { formatDecimal, formatFixed, type Notation } from "./format";
+import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
 import { LIMITS } from "./limits";
 import * as N from "./num";
 import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
 import * as R from "./rational";
-import { ends, NeedMore, roundingDecider, roundUndecided, type Target, ziv } from "./real";
+import {
+  ends,
+  firstWorkingPrecision,
+  NeedMore,
+  roundingDecider,
+  roundUndecided,
+  type Target,
+  ziv,
+} from "./real";
 import { isRoundingMode, type RoundingMode } from "./rounding";
 
 export { decimalFor } from "./clones";
@@ -228,7 +235,7 @@ type Shown = Omit<EvalSuccess, "ok" | "variables">;
 
 /** A rounded value: the decimal, whether it is exact, and a bound when it could not be told from zero. */
 interface Rounded {
-  readonly d: Decimal;
+  readonly d: DecimalLike;
   readonly exact: boolean;
   readonly bound?: string;
 }
@@ -247,14 +254,20 @@ function roundOnce(
       const r = R.roundToSd(x, t.sd, mode);
       if (!r)
         throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
-      return { d: new Exact(R.scaledString(r.q, r.exp)), exact: r.exact };
+      return { d: new ScaledDecimal(r.q, r.exp), exact: r.exact };
     }
     const r = R.roundToDp(x, t.dp, mode);
     if (!r) throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
-    return { d: new Exact(R.scaledString(r.q, -t.dp)), exact: r.exact };
+    return { d: new ScaledDecimal(r.q, -t.dp), exact: r.exact };
   }
   const ctx = { deadline, now, pos: where.pos, len: where.len };
-  const out = ziv(x, precision + 10, Math.max(4 * precision + 100, 400), ctx, roundingDecider(t, mode));
+  const out = ziv(
+    x,
+    firstWorkingPrecision(precision),
+    Math.max(4 * precision + 100, 400),
+    ctx,
+    roundingDecider(t, mode),
+  );
   if (out.kind === "decided") return { d: out.value, exact: false };
   const { lo, hi } = ends(out.ball, out.wp);
   if (lo.lte(0) && hi.gte(0)) {
@@ -271,7 +284,7 @@ function rangeCheck(x: N.Num, node: Node | null, deadline: number, precision: nu
   else {
     const ctx = { deadline, now, pos: node.pos, len: node.len };
     try {
-      const out = ziv(x, precision + 10, precision + 10, ctx, (b, wp) => {
+      const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
         const { lo, hi } = ends(b, wp);
         if (lo.gt(0) || hi.lt(0)) return b.c.e;
         return undefined;
