@@ -5,6 +5,7 @@
  * index.ts. Errors are thrown as EngineError and turned into values by `evaluate()`.
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
+import type { Meter } from "./cost";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
@@ -19,9 +20,6 @@ export interface Val {
   readonly c: string | null;
 }
 
-const now: () => number =
-  typeof globalThis.performance?.now === "function" ? () => globalThis.performance.now() : () => Date.now();
-
 const MONEY_FUNCTIONS = new Set(["abs", "round", "floor", "ceil", "trunc", "min", "max"]);
 
 function kindOf(c: string | null): string {
@@ -35,6 +33,10 @@ export interface EvalContext {
   readonly vars: Map<string, Val>;
   readonly ans: Val | undefined;
   readonly deadline: number;
+  /** The clock of the deadline (ms). */
+  readonly now: () => number;
+  /** Counts operations and estimated cost, when given (tests and benchmarks). */
+  readonly meter?: Meter;
 }
 
 export class Evaluator {
@@ -43,7 +45,13 @@ export class Evaluator {
   /** The operations' context for a node (where a time-out or an undecidable sign is reported). */
   ops(node: { pos: number; len: number }): N.Ops {
     return {
-      ziv: { deadline: this.ctx.deadline, now, pos: node.pos, len: node.len },
+      ziv: {
+        deadline: this.ctx.deadline,
+        meter: this.ctx.meter,
+        now: this.ctx.now,
+        pos: node.pos,
+        len: node.len,
+      },
       precision: this.ctx.precision,
       limit: (name) => this.limit(name, node),
     };
@@ -62,7 +70,8 @@ export class Evaluator {
 
   /** The time budget, checked before every operation. */
   private checkTime(node: Node): void {
-    if (now() > this.ctx.deadline)
+    if (this.ctx.meter) this.ctx.meter.ops++;
+    if (this.ctx.now() > this.ctx.deadline)
       throw new EngineError("limit", "The calculation took too long", node.pos, node.len);
   }
 

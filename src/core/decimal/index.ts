@@ -33,6 +33,7 @@
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
+import type { Meter } from "./cost";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
@@ -53,6 +54,7 @@ import {
 import { isRoundingMode, type RoundingMode } from "./rounding";
 
 export { decimalFor } from "./clones";
+export type { Meter } from "./cost";
 export type { EvalErrorCode, ExpressionError } from "./errors";
 export type { Notation } from "./format";
 export { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
@@ -81,6 +83,23 @@ export interface EvaluateOptions {
   readonly rates?: RateTable | null;
   /** Wall-clock budget in milliseconds, checked before every operation; default 40. */
   readonly timeLimitMs?: number;
+  /**
+   * Filled in with the operations done and the cost model's estimate of them (deterministic, unlike the
+   * clock): for tests and benchmarks.
+   */
+  readonly meter?: Meter;
+  /**
+   * The clock the time budget is measured with, in milliseconds (default: performance.now). Tests pass
+   * one that returns the meter's estimated cost, which makes every refusal deterministic.
+   */
+  readonly clock?: () => number;
+}
+
+/** The deadline of one evaluation, its clock and the meter that counts its work. */
+interface Budget {
+  readonly deadline: number;
+  readonly now: () => number;
+  readonly meter?: Meter;
 }
 
 export interface EvalSuccess {
@@ -158,7 +177,8 @@ const now: () => number =
 
 /** Evaluates a program. Never throws; see the module comment. */
 export function evaluate(source: string, options: EvaluateOptions = {}): EvalResult {
-  const started = now();
+  const clock = typeof options.clock === "function" ? options.clock : now;
+  const started = clock();
   if (typeof source !== "string") return failure("", "invalid_option", "The expression must be text", 0);
   const precision = options.precision ?? LIMITS.defaultPrecision;
   if (!Number.isInteger(precision) || precision < LIMITS.minPrecision || precision > LIMITS.maxPrecision) {
@@ -198,6 +218,7 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     }
     const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
     const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
+    const budget: Budget = { deadline, now: clock, ...(options.meter ? { meter: options.meter } : {}) };
     const evaluator = new Evaluator({
       precision,
       rounding,
@@ -205,14 +226,16 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       vars,
       ans,
       deadline,
+      now: clock,
+      ...(options.meter ? { meter: options.meter } : {}),
     });
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
-      shown.set(v, show(v, node, precision, rounding, notation, deadline));
+      shown.set(v, show(v, node, precision, rounding, notation, budget));
     }) as Val;
     const variables: Record<string, Value> = {};
     for (const [name, v] of vars)
-      variables[name] = (shown.get(v) ?? show(v, null, precision, rounding, notation, deadline)).value;
+      variables[name] = (shown.get(v) ?? show(v, null, precision, rounding, notation, budget)).value;
     return { ok: true, ...(shown.get(last) as Shown), variables };
   } catch (err) {
     if (err instanceof EngineError) return failure(source, err.code, err.message, err.offset, err.length);
@@ -246,7 +269,7 @@ function roundOnce(
   t: Target,
   mode: RoundingMode,
   precision: number,
-  deadline: number,
+  budget: Budget,
   where: { pos: number; len: number },
 ): Rounded {
   if (N.isQ(x)) {
@@ -260,7 +283,13 @@ function roundOnce(
     if (!r) throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
     return { d: new ScaledDecimal(r.q, -t.dp), exact: r.exact };
   }
-  const ctx = { deadline, now, pos: where.pos, len: where.len };
+  const ctx = {
+    deadline: budget.deadline,
+    meter: budget.meter,
+    now: budget.now,
+    pos: where.pos,
+    len: where.len,
+  };
   const out = ziv(
     x,
     firstWorkingPrecision(precision),
@@ -277,12 +306,18 @@ function roundOnce(
   return { d: roundUndecided(out.ball, t, mode), exact: false };
 }
 
-function rangeCheck(x: N.Num, node: Node | null, deadline: number, precision: number): void {
+function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: number): void {
   if (!node) return;
   let e: number | undefined;
   if (N.isQ(x)) e = R.isZero(x) ? undefined : R.exponentOf(x);
   else {
-    const ctx = { deadline, now, pos: node.pos, len: node.len };
+    const ctx = {
+      deadline: budget.deadline,
+      meter: budget.meter,
+      now: budget.now,
+      pos: node.pos,
+      len: node.len,
+    };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
         const { lo, hi } = ends(b, wp);
@@ -320,12 +355,12 @@ function show(
   precision: number,
   rounding: RoundingMode,
   notation: Notation,
-  deadline: number,
+  budget: Budget,
 ): Shown {
-  rangeCheck(x.v, node, deadline, precision);
+  rangeCheck(x.v, node, budget, precision);
   const where = node ?? { pos: 0, len: 1 };
-  const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
-  return present(x, full, notation, rounding, precision, deadline, where);
+  const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
+  return present(x, full, notation, rounding, precision, budget, where);
 }
 
 function fractionOf(x: N.Num): string | undefined {
@@ -342,7 +377,7 @@ function present(
   notation: Notation,
   rounding: RoundingMode,
   precision: number,
-  deadline: number,
+  budget: Budget,
   where: { pos: number; len: number },
 ): Shown {
   const text = formatDecimal(full.d, notation);
@@ -361,7 +396,7 @@ function present(
   if (x.c === null)
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), deadline, where);
+  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where);
   const amount = formatFixed(m.d, minor);
   return {
     value,
@@ -400,15 +435,15 @@ export function formatResult(
   }
   try {
     const x = toVal(value, "value");
-    const deadline = now() + LIMITS.timeLimitMs;
+    const budget = { deadline: now() + LIMITS.timeLimitMs, now };
     const where = { pos: 0, len: 1 };
-    const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
+    const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
     const {
       display,
       full: f,
       exact,
       money,
-    } = present(x, full, options.notation ?? "plain", rounding, precision, deadline, where);
+    } = present(x, full, options.notation ?? "plain", rounding, precision, budget, where);
     return money ? { display, full: f, exact, money } : { display, full: f, exact };
   } catch {
     return undefined;

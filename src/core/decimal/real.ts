@@ -14,6 +14,7 @@ import Decimal from "decimal.js";
 import type { RoundingMode } from "../rounding";
 import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { piDigits } from "./constants";
+import { type CostFn, estimateFnCost, type Meter } from "./cost";
 import { EngineError } from "./errors";
 import * as R from "./rational";
 import { toDecimalRounding } from "./rounding";
@@ -30,6 +31,11 @@ export class NeedMore extends Error {}
 export interface Approx {
   readonly wp: number;
   readonly D: typeof Decimal;
+  /**
+   * Called with the cost model's estimate (ms) before each slow decimal.js call, from its actual
+   * argument: throws "The calculation took too long" when the call would end past the deadline.
+   */
+  readonly charge?: (ms: number) => void;
 }
 
 const LOG10_2 = Math.log10(2);
@@ -88,22 +94,6 @@ function awayFromZero(b: Ball): boolean {
   return !b.c.isZero() && b.r < b.c.e - 1;
 }
 
-/** Cost estimates in milliseconds at a working precision (decimal.js here; measured, rounded up). */
-const COST: Record<string, (wp: number) => number> = {
-  arith: (wp) => 0.0005 + 6e-8 * wp * wp,
-  sqrt: (wp) => 0.002 + 4e-7 * wp * wp,
-  cbrt: (wp) => 0.004 + 1e-6 * wp * wp,
-  exp: (wp) => 0.01 + 2.5e-7 * wp * wp * wp,
-  ln: (wp) => 0.01 + 3e-7 * wp * wp * wp,
-  sin: (wp) => 0.01 + 2e-7 * wp * wp * wp,
-  cos: (wp) => 0.01 + 2e-7 * wp * wp * wp,
-  atan: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  asin: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  acos: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  atan2: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  pi: (wp) => 0.001 + 1e-9 * wp,
-};
-
 let nextId = 1;
 
 export abstract class Real {
@@ -121,6 +111,11 @@ export abstract class Real {
     this.cacheWp = ax.wp;
     this.cache = b;
     return b;
+  }
+
+  /** The decimal exponent of the last ball computed for this value, if any (for cost estimates). */
+  lastExponent(): number | undefined {
+    return this.cache ? this.cache.c.e : undefined;
   }
 
   /** Estimated milliseconds to evaluate this tree at wp (each shared node counted once). */
@@ -152,7 +147,7 @@ export class QReal extends Real {
     return { c, r: exactInt ? Number.NEGATIVE_INFINITY : ulp(c, ax.wp) + 0.31 };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost(this.q.d === 1n ? "arith" : "div", wp);
   }
   protected children(): readonly Real[] {
     return [];
@@ -166,7 +161,7 @@ export class PiReal extends Real {
     return { c, r: ulp(c, ax.wp) };
   }
   protected ownCost(wp: number): number {
-    return COST.pi?.(wp) ?? 0;
+    return estimateFnCost("pi", wp);
   }
   protected children(): readonly Real[] {
     return [];
@@ -190,7 +185,7 @@ export class Sum extends Real {
     return { c, r: lsum(x.r, y.r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("arith", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -227,7 +222,7 @@ export class Mul extends Real {
     return { c, r: lsum(magUp(x.c) + y.r, magUp(y.c) + x.r, x.r + y.r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("arith", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -255,7 +250,7 @@ export class Div extends Real {
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("div", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -273,6 +268,7 @@ export class PowInt extends Real {
   protected compute(ax: Approx): Ball {
     const x = this.a.ball(ax);
     const G = decimalFor(ax.wp + 5, "half-even");
+    ax.charge?.(this.ownCost(ax.wp));
     const c = new ax.D(new G(x.c).pow(this.k));
     if (x.r === Number.NEGATIVE_INFINITY) return { c, r: ulp(c, ax.wp) };
     if (x.c.isZero()) return { c, r: this.k * x.r };
@@ -283,7 +279,7 @@ export class PowInt extends Real {
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return (COST.arith?.(wp + 5) ?? 0) * (2 * Math.log2(this.k) + 2);
+    return estimateFnCost("arith", wp + 5) * (2 * Math.log2(this.k) + 2);
   }
   protected children(): readonly Real[] {
     return [this.a];
@@ -339,6 +335,7 @@ export class Fn extends Real {
           // far below anything the result can show: a ball around 0
           return { c: new D(0), r: hi * LOG10_E + 1 };
         }
+        this.charge(ax, x.c.e);
         c = x.c.exp();
         logL = hi * LOG10_E;
         break;
@@ -353,12 +350,14 @@ export class Fn extends Real {
           );
         }
         if (!awayFromZero(x) || x.c.isNeg()) throw new NeedMore();
+        this.charge(ax, x.c.e);
         c = this.name === "ln" ? x.c.ln() : x.c.sqrt();
         logL = this.name === "ln" ? -(x.c.e + LOG10_09) : -LOG10_2 - 0.5 * (x.c.e + LOG10_09);
         break;
       }
       case "cbrt":
         if (!exactIn && !awayFromZero(x)) throw new NeedMore();
+        this.charge(ax, x.c.e);
         c = x.c.cbrt();
         logL = -Math.log10(3) - (2 / 3) * (x.c.e + LOG10_09);
         break;
@@ -370,17 +369,20 @@ export class Fn extends Real {
         let extra = Number.NEGATIVE_INFINITY;
         const gp = ax.wp + x.c.e + 10;
         if (x.c.e > 2 && gp <= 2_090) {
+          ax.charge?.(estimateFnCost("div", gp) + 2 * estimateFnCost("arith", gp));
           const G = decimalFor(gp, "half-even");
           const twoPi = new G(piDigits()).times(2);
           const k = new G(x.c).div(twoPi).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN);
           arg = new D(new G(x.c).minus(twoPi.times(k)));
           extra = lsum(x.c.e - gp + 2, ulp(arg, ax.wp));
         }
+        this.charge(ax, arg.e);
         c = this.name === "sin" ? arg.sin() : arg.cos();
         if (extra > Number.NEGATIVE_INFINITY) return { c, r: lsum(xr, extra, ulp(c, ax.wp)) };
         break;
       }
       case "atan":
+        this.charge(ax, x.c.e);
         c = x.c.atan();
         break;
       case "asin":
@@ -396,6 +398,7 @@ export class Fn extends Real {
             this.domain(`${this.name}() needs a number from -1 to 1`);
           throw new NeedMore();
         }
+        this.charge(ax, x.c.e);
         c = this.name === "asin" ? x.c.asin() : x.c.acos();
         if (!exactIn) {
           const t = new D(1).minus(m.times(m));
@@ -409,8 +412,15 @@ export class Fn extends Real {
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
 
+  /** Checks the budget before the decimal.js call, with the cost estimated from the actual argument. */
+  private charge(ax: Approx, e: number): void {
+    ax.charge?.(estimateFnCost(this.name as CostFn, ax.wp, e));
+  }
+
   protected ownCost(wp: number): number {
-    return COST[this.name]?.(wp) ?? 0;
+    // exp's cost grows with its argument: the exponent of the last ball computed for it, or before the
+    // first one the largest argument exp accepts (2.3e9)
+    return estimateFnCost(this.name, wp, this.name === "exp" ? (this.a.lastExponent() ?? 9) : 0);
   }
 
   protected children(): readonly Real[] {
@@ -435,12 +445,13 @@ export class Atan2 extends Real {
     if (awayFromZero(y)) minNormLog = Math.max(minNormLog, y.c.e + LOG10_09);
     if (!exact && minNormLog === Number.NEGATIVE_INFINITY) throw new NeedMore();
     if (!awayFromZero(x) && x.c.isZero() === false && !exact) throw new NeedMore(); // the branch cut side
+    ax.charge?.(this.ownCost(ax.wp));
     const c = ax.D.atan2(y.c, x.c);
     const r = exact ? Number.NEGATIVE_INFINITY : lsum(x.r, y.r) - minNormLog;
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.atan2?.(wp) ?? 0;
+    return estimateFnCost("atan2", wp);
   }
   protected children(): readonly Real[] {
     return [this.y, this.x];
@@ -452,6 +463,8 @@ export class Atan2 extends Real {
 export interface ZivContext {
   readonly deadline: number;
   readonly now: () => number;
+  /** Counts the steps and their estimated cost, when given (tests and benchmarks). */
+  readonly meter?: Meter;
   /** Where to report "took too long". */
   readonly pos: number;
   readonly len: number;
@@ -498,10 +511,14 @@ export function ziv<T>(
       // never round from a ball that is not decided for lack of time: that could show a wrong digit
       throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
     }
+    if (ctx.meter) {
+      ctx.meter.ops++;
+      ctx.meter.estimatedMs += est;
+    }
     const D = decimalFor(wp, "half-even");
     let ball: Ball | undefined;
     try {
-      ball = x.ball({ wp, D });
+      ball = x.ball({ wp, D, charge: (ms) => charge(ctx, ms) });
     } catch (err) {
       if (!(err instanceof NeedMore)) throw err;
     }
@@ -515,6 +532,14 @@ export function ziv<T>(
       throw new NeedMore();
     }
     wp = Math.min(cap, wp * 2);
+  }
+}
+
+/** Refuses a slow call that would end past the deadline (its estimate is already in the step's). */
+function charge(ctx: ZivContext, ms: number): void {
+  if (ctx.meter) ctx.meter.ops++;
+  if (ctx.now() + ms > ctx.deadline) {
+    throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
   }
 }
 
