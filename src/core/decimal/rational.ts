@@ -9,7 +9,11 @@
  * (MAX_EXACT_BITS): an operation whose exact result would be bigger returns undefined and the engine
  * continues with a correctly bounded approximation instead (see real.ts).
  */
+import { pow10, roundDiv } from "../bigint";
 import type { RoundingMode } from "../rounding";
+
+// powers of ten and the rounding of a quotient are shared with core/money (core/bigint.ts)
+export { pow10, roundDiv };
 
 export interface Q {
   readonly n: bigint;
@@ -50,19 +54,6 @@ export function digitCount(x: bigint): number {
     return k;
   }
   return a.toString().length;
-}
-
-const POW10: bigint[] = [];
-export function pow10(k: number): bigint {
-  if (k < 64) {
-    let p = POW10[k];
-    if (p === undefined) {
-      p = 10n ** BigInt(k);
-      POW10[k] = p;
-    }
-    return p;
-  }
-  return 10n ** BigInt(k);
 }
 
 /** gcd(|a|, |b|) by Euclid's algorithm, on doubles (exact below 2^52) once both values are that small. */
@@ -378,46 +369,6 @@ export function roundToSd(
   const r = roundToDp(a, p - 1 - E, mode);
   if (!r) return undefined;
   return { q: r.q, exp: E - p + 1, exact: r.exact };
-}
-
-/** `n / d` rounded to an integer with the given mode. `d` must not be zero. */
-export function roundDiv(n: bigint, d: bigint, mode: RoundingMode): bigint {
-  if (d < 0n) {
-    n = -n;
-    d = -d;
-  }
-  const q = n / d;
-  const r = n % d;
-  if (r === 0n) return q;
-  const sign = n < 0n ? -1n : 1n;
-  const away = q + sign;
-  switch (mode) {
-    case "down":
-      return q;
-    case "up":
-      return away;
-    case "ceil":
-      return sign > 0n ? away : q;
-    case "floor":
-      return sign < 0n ? away : q;
-    default: {
-      const twice = 2n * (r < 0n ? -r : r);
-      if (twice > d) return away;
-      if (twice < d) return q;
-      switch (mode) {
-        case "half-up":
-          return away;
-        case "half-down":
-          return q;
-        case "half-even":
-          return q % 2n === 0n ? q : away;
-        case "half-ceil":
-          return sign > 0n ? away : q;
-        default:
-          return sign < 0n ? away : q;
-      }
-    }
-  }
 }
 
 /** Integer k-th root of x ≥ 0 (floor), by Newton's method. */
