@@ -39,6 +39,30 @@ export interface EvalContext {
   readonly meter?: Meter;
 }
 
+/**
+ * Exact cross rates already made into rationals, per rate table object (new rates come as a new
+ * object, whose entry starts empty; a dropped table's entry goes with it).
+ */
+const RATE_CACHE = new WeakMap<RateTable, Map<string, R.Q>>();
+
+/** The exact rate from one currency to another as a rational; throws the engine's no_rate error. */
+function rateBetween(rates: RateTable, from: string, to: string, node: Node): R.Q {
+  let cache = RATE_CACHE.get(rates);
+  if (!cache) {
+    cache = new Map();
+    RATE_CACHE.set(rates, cache);
+  }
+  // the rates' texts are part of the key, so a table changed in place cannot answer with an old rate
+  const key = `${from}>${to}|${rates.base}|${rates.rates[from] ?? ""}|${rates.rates[to] ?? ""}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const f = crossRateFraction(rates, from, to);
+  if (!f.ok) throw new EngineError("no_rate", f.error.message, node.pos, node.len);
+  const rate = R.make(BigInt(f.value.num), BigInt(f.value.den), 0) ?? R.ONE;
+  cache.set(key, rate);
+  return rate;
+}
+
 export class Evaluator {
   constructor(private readonly ctx: EvalContext) {}
 
@@ -225,10 +249,8 @@ export class Evaluator {
         node.pos,
         node.len,
       );
-    const f = crossRateFraction(rates, x.c, to);
-    if (!f.ok) throw new EngineError("no_rate", f.error.message, node.pos, node.len);
+    const rate = rateBetween(rates, x.c, to, node);
     // exact: the amount times the rate fraction, rounded only at the end
-    const rate = R.make(BigInt(f.value.num), BigInt(f.value.den), 0) ?? R.ONE;
     return { v: N.mul(x.v, rate), c: to };
   }
 

@@ -45,6 +45,7 @@ import * as R from "./rational";
 import {
   ends,
   firstWorkingPrecision,
+  magDown,
   NeedMore,
   roundingDecider,
   roundUndecided,
@@ -320,6 +321,8 @@ function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: numb
     };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
+        // |c| > 10^r: the ball excludes zero (no exact ends needed)
+        if (!b.c.isZero() && b.r < magDown(b.c)) return b.c.e;
         const { lo, hi } = ends(b, wp);
         if (lo.gt(0) || hi.lt(0)) return b.c.e;
         return undefined;

@@ -77,7 +77,7 @@ function magUp(c: Decimal): number {
 }
 
 /** A lower bound of log10 |c| (c ≠ 0), within 10^-7 of it. */
-function magDown(c: Decimal): number {
+export function magDown(c: Decimal): number {
   const { L, s } = lead(c);
   return Math.log10(L) + s - 1e-12;
 }
@@ -141,9 +141,11 @@ export class QReal extends Real {
     const q = this.q;
     if (q.n === 0n) return { c: new ax.D(0), r: Number.NEGATIVE_INFINITY };
     const exactInt = q.d === 1n && R.digitCount(q.n) <= ax.wp;
-    let c = new ax.D(q.n.toString());
+    // one parse of n × 10^e (exact), then the one rounding: the division, or wp digits of an integer
+    const n = q.n.toString();
+    let c = new ax.D(q.e === 0 ? n : `${n}e${q.e}`);
     if (q.d !== 1n) c = c.div(q.d.toString());
-    if (q.e !== 0) c = c.times(`1e${q.e}`);
+    else if (!exactInt) c = c.toSD(ax.wp);
     return { c, r: exactInt ? Number.NEGATIVE_INFINITY : ulp(c, ax.wp) + 0.31 };
   }
   protected ownCost(wp: number): number {
