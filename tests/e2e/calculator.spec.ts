@@ -187,8 +187,15 @@ test.describe("decimal mode", () => {
 
   test("an example from the syntax help fills the box", async ({ page }) => {
     await page.getByText("Syntax help").click();
-    await page.getByRole("button", { name: "sqrt(2)" }).click();
-    await expect(expression(page)).toHaveValue("sqrt(2)");
+    const example = page.getByRole("button", { name: "sqrt(2)" });
+    // The page is server-rendered: the example button is visible (and clickable) before React has
+    // hydrated it, and a click that lands before hydration does nothing, which is what made this test
+    // fail under load. Loading an example is idempotent, so click until the box shows it: each try
+    // waits for its own outcome, and the test ends as soon as the page is interactive.
+    await expect(async () => {
+      await example.click();
+      await expect(expression(page)).toHaveValue("sqrt(2)", { timeout: 1_000 });
+    }).toPass();
     await expect(resultValue(page)).toHaveText("1.4142135623730950488");
   });
 });

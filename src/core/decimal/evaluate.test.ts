@@ -182,6 +182,12 @@ describe("money", () => {
     expect(ok("120 USD + 45 EUR in JPY", { rates })).toBe("26961 JPY");
     expect(ok("120 USD + 45 EUR in JPY", { rates, rounding: "down" })).toBe("26960 JPY");
     expect(ok("10 EUR in USD in EUR", { rates })).toBe("10.00 EUR");
+    // rates are cached per table; another table, or a table whose rate changed in place, is used at once
+    const other = { ...rates, rates: { ...rates.rates, JPY: "200" } };
+    expect(ok("100 EUR in JPY", { rates: other })).toBe("20000 JPY");
+    expect(ok("100 EUR in JPY", { rates })).toBe("18142 JPY");
+    (other.rates as Record<string, string>).JPY = "150";
+    expect(ok("100 EUR in JPY", { rates: other })).toBe("15000 JPY");
   });
 
   it.each([

@@ -5,6 +5,7 @@
  * index.ts. Errors are thrown as EngineError and turned into values by `evaluate()`.
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
+import type { Meter } from "./cost";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
@@ -19,9 +20,6 @@ export interface Val {
   readonly c: string | null;
 }
 
-const now: () => number =
-  typeof globalThis.performance?.now === "function" ? () => globalThis.performance.now() : () => Date.now();
-
 const MONEY_FUNCTIONS = new Set(["abs", "round", "floor", "ceil", "trunc", "min", "max"]);
 
 function kindOf(c: string | null): string {
@@ -35,6 +33,34 @@ export interface EvalContext {
   readonly vars: Map<string, Val>;
   readonly ans: Val | undefined;
   readonly deadline: number;
+  /** The clock of the deadline (ms). */
+  readonly now: () => number;
+  /** Counts operations and estimated cost, when given (tests and benchmarks). */
+  readonly meter?: Meter;
+}
+
+/**
+ * Exact cross rates already made into rationals, per rate table object (new rates come as a new
+ * object, whose entry starts empty; a dropped table's entry goes with it).
+ */
+const RATE_CACHE = new WeakMap<RateTable, Map<string, R.Q>>();
+
+/** The exact rate from one currency to another as a rational; throws the engine's no_rate error. */
+function rateBetween(rates: RateTable, from: string, to: string, node: Node): R.Q {
+  let cache = RATE_CACHE.get(rates);
+  if (!cache) {
+    cache = new Map();
+    RATE_CACHE.set(rates, cache);
+  }
+  // the rates' texts are part of the key, so a table changed in place cannot answer with an old rate
+  const key = `${from}>${to}|${rates.base}|${rates.rates[from] ?? ""}|${rates.rates[to] ?? ""}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const f = crossRateFraction(rates, from, to);
+  if (!f.ok) throw new EngineError("no_rate", f.error.message, node.pos, node.len);
+  const rate = R.make(BigInt(f.value.num), BigInt(f.value.den), 0) ?? R.ONE;
+  cache.set(key, rate);
+  return rate;
 }
 
 export class Evaluator {
@@ -43,7 +69,13 @@ export class Evaluator {
   /** The operations' context for a node (where a time-out or an undecidable sign is reported). */
   ops(node: { pos: number; len: number }): N.Ops {
     return {
-      ziv: { deadline: this.ctx.deadline, now, pos: node.pos, len: node.len },
+      ziv: {
+        deadline: this.ctx.deadline,
+        meter: this.ctx.meter,
+        now: this.ctx.now,
+        pos: node.pos,
+        len: node.len,
+      },
       precision: this.ctx.precision,
       limit: (name) => this.limit(name, node),
     };
@@ -62,7 +94,8 @@ export class Evaluator {
 
   /** The time budget, checked before every operation. */
   private checkTime(node: Node): void {
-    if (now() > this.ctx.deadline)
+    if (this.ctx.meter) this.ctx.meter.ops++;
+    if (this.ctx.now() > this.ctx.deadline)
       throw new EngineError("limit", "The calculation took too long", node.pos, node.len);
   }
 
@@ -216,10 +249,8 @@ export class Evaluator {
         node.pos,
         node.len,
       );
-    const f = crossRateFraction(rates, x.c, to);
-    if (!f.ok) throw new EngineError("no_rate", f.error.message, node.pos, node.len);
+    const rate = rateBetween(rates, x.c, to, node);
     // exact: the amount times the rate fraction, rounded only at the end
-    const rate = R.make(BigInt(f.value.num), BigInt(f.value.den), 0) ?? R.ONE;
     return { v: N.mul(x.v, rate), c: to };
   }
 

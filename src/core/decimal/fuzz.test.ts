@@ -1,12 +1,14 @@
 /**
  * Fuzz: 100,000 seeded random inputs (token soup and random characters, with random options) must each
- * come back as a value or an error, never a throw, with a well-formed error position. The time of each
- * evaluation is recorded (the best of three for a slow one, so a machine pause does not count); only a
- * gross outlier fails the test (speed is measured in bench/, not here).
+ * come back as a value or an error, never a throw, with a well-formed error position, and each with
+ * bounded work. The work is counted, not timed (speed is measured in bench/): every evaluation runs on
+ * a clock that is the cost model's estimate of the work started so far, so the time budget refuses
+ * exactly where the model says, on any machine, and the test checks that no evaluation started more
+ * estimated work than its budget and that the operations stay within a bound of the input's length.
  */
 import { describe, expect, it } from "vitest";
 import { ECB_SNAPSHOT } from "../money/ecb-snapshot";
-import { type EvaluateOptions, evaluate, ROUNDING_MODES } from "./index";
+import { type EvaluateOptions, evaluate, LIMITS, type Meter, ROUNDING_MODES } from "./index";
 
 /** mulberry32: a small seeded PRNG, so every run sees the same inputs. */
 function rng(seed: number): () => number {
@@ -201,35 +203,38 @@ function options(r: () => number): EvaluateOptions {
   };
 }
 
+/** Operations per input character allowed (nodes, Ziv steps and slow calls all count one). */
+const OPS_PER_CHARACTER = 8;
+
 describe("fuzz", () => {
-  it("returns a value or an error for 100,000 random inputs, each promptly", { timeout: 240_000 }, () => {
+  it("returns a value or an error for 100,000 random inputs, each with bounded work", {
+    timeout: 240_000,
+  }, () => {
     const r = rng(0xabac05);
-    let maxMs = 0;
-    let slowest = "";
+    let maxEstimate = 0;
+    let costliest = "";
+    let maxOpsPerChar = 0;
+    let busiest = "";
     let oks = 0;
     const codes = new Map<string, number>();
     for (let i = 0; i < 100_000; i++) {
       const src = input(r);
-      const opts = options(r);
-      const t = performance.now();
+      const meter: Meter = { ops: 0, estimatedMs: 0 };
+      const opts = { ...options(r), meter, clock: () => meter.estimatedMs };
       let res: ReturnType<typeof evaluate>;
       try {
         res = evaluate(src, opts);
       } catch (err) {
         throw new Error(`evaluate threw for ${JSON.stringify(src.slice(0, 200))}: ${String(err)}`);
       }
-      let ms = performance.now() - t;
-      if (ms > 100) {
-        // a pause of the machine (GC, another process) is not the engine: time it again, keep the best
-        for (let k = 0; k < 2; k++) {
-          const t2 = performance.now();
-          evaluate(src, opts);
-          ms = Math.min(ms, performance.now() - t2);
-        }
+      if (meter.estimatedMs > maxEstimate) {
+        maxEstimate = meter.estimatedMs;
+        costliest = `${JSON.stringify(src.slice(0, 120))} at ${opts.precision} digits`;
       }
-      if (ms > maxMs && i > 100) {
-        maxMs = ms;
-        slowest = `${JSON.stringify(src.slice(0, 120))} at ${opts.precision} digits`;
+      const perChar = meter.ops / Math.max(src.length, 1);
+      if (perChar > maxOpsPerChar) {
+        maxOpsPerChar = perChar;
+        busiest = `${JSON.stringify(src.slice(0, 120))}: ${meter.ops} operations`;
       }
       if (res.ok) {
         oks++;
@@ -246,9 +251,12 @@ describe("fuzz", () => {
       }
     }
     console.info(
-      `fuzz: ${oks} values, errors ${JSON.stringify(Object.fromEntries(codes))}, slowest ${maxMs.toFixed(1)} ms: ${slowest}`,
+      `fuzz: ${oks} values, errors ${JSON.stringify(Object.fromEntries(codes))}, costliest ${maxEstimate.toFixed(2)} estimated ms: ${costliest}; most operations per character ${maxOpsPerChar.toFixed(2)}: ${busiest}`,
     );
     expect(oks).toBeGreaterThan(1_000);
-    expect(maxMs).toBeLessThan(500);
+    // no evaluation started more work than the budget allows (the clock is the estimate itself)
+    expect(maxEstimate).toBeLessThanOrEqual(LIMITS.timeLimitMs);
+    // and the operations grow at most linearly with the input
+    expect(maxOpsPerChar).toBeLessThanOrEqual(OPS_PER_CHARACTER);
   });
 });

@@ -30,22 +30,32 @@
  * wall-clock budget (default 40 ms) checked before every operation, with the cost of each refinement of
  * an irrational value estimated before it starts, so that every input finishes within about 50 ms.
  */
-import type Decimal from "decimal.js";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
+import type { Meter } from "./cost";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
-import { formatDecimal, formatFixed, type Notation } from "./format";
+import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
 import { LIMITS } from "./limits";
 import * as N from "./num";
 import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
 import * as R from "./rational";
-import { ends, NeedMore, roundingDecider, roundUndecided, type Target, ziv } from "./real";
+import {
+  ends,
+  firstWorkingPrecision,
+  magDown,
+  NeedMore,
+  roundingDecider,
+  roundUndecided,
+  type Target,
+  ziv,
+} from "./real";
 import { isRoundingMode, type RoundingMode } from "./rounding";
 
 export { decimalFor } from "./clones";
+export type { Meter } from "./cost";
 export type { EvalErrorCode, ExpressionError } from "./errors";
 export type { Notation } from "./format";
 export { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
@@ -74,6 +84,23 @@ export interface EvaluateOptions {
   readonly rates?: RateTable | null;
   /** Wall-clock budget in milliseconds, checked before every operation; default 40. */
   readonly timeLimitMs?: number;
+  /**
+   * Filled in with the operations done and the cost model's estimate of them (deterministic, unlike the
+   * clock): for tests and benchmarks.
+   */
+  readonly meter?: Meter;
+  /**
+   * The clock the time budget is measured with, in milliseconds (default: performance.now). Tests pass
+   * one that returns the meter's estimated cost, which makes every refusal deterministic.
+   */
+  readonly clock?: () => number;
+}
+
+/** The deadline of one evaluation, its clock and the meter that counts its work. */
+interface Budget {
+  readonly deadline: number;
+  readonly now: () => number;
+  readonly meter?: Meter;
 }
 
 export interface EvalSuccess {
@@ -151,7 +178,8 @@ const now: () => number =
 
 /** Evaluates a program. Never throws; see the module comment. */
 export function evaluate(source: string, options: EvaluateOptions = {}): EvalResult {
-  const started = now();
+  const clock = typeof options.clock === "function" ? options.clock : now;
+  const started = clock();
   if (typeof source !== "string") return failure("", "invalid_option", "The expression must be text", 0);
   const precision = options.precision ?? LIMITS.defaultPrecision;
   if (!Number.isInteger(precision) || precision < LIMITS.minPrecision || precision > LIMITS.maxPrecision) {
@@ -191,6 +219,7 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     }
     const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
     const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
+    const budget: Budget = { deadline, now: clock, ...(options.meter ? { meter: options.meter } : {}) };
     const evaluator = new Evaluator({
       precision,
       rounding,
@@ -198,14 +227,16 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       vars,
       ans,
       deadline,
+      now: clock,
+      ...(options.meter ? { meter: options.meter } : {}),
     });
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
-      shown.set(v, show(v, node, precision, rounding, notation, deadline));
+      shown.set(v, show(v, node, precision, rounding, notation, budget));
     }) as Val;
     const variables: Record<string, Value> = {};
     for (const [name, v] of vars)
-      variables[name] = (shown.get(v) ?? show(v, null, precision, rounding, notation, deadline)).value;
+      variables[name] = (shown.get(v) ?? show(v, null, precision, rounding, notation, budget)).value;
     return { ok: true, ...(shown.get(last) as Shown), variables };
   } catch (err) {
     if (err instanceof EngineError) return failure(source, err.code, err.message, err.offset, err.length);
@@ -228,7 +259,7 @@ type Shown = Omit<EvalSuccess, "ok" | "variables">;
 
 /** A rounded value: the decimal, whether it is exact, and a bound when it could not be told from zero. */
 interface Rounded {
-  readonly d: Decimal;
+  readonly d: DecimalLike;
   readonly exact: boolean;
   readonly bound?: string;
 }
@@ -239,7 +270,7 @@ function roundOnce(
   t: Target,
   mode: RoundingMode,
   precision: number,
-  deadline: number,
+  budget: Budget,
   where: { pos: number; len: number },
 ): Rounded {
   if (N.isQ(x)) {
@@ -247,14 +278,26 @@ function roundOnce(
       const r = R.roundToSd(x, t.sd, mode);
       if (!r)
         throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
-      return { d: new Exact(R.scaledString(r.q, r.exp)), exact: r.exact };
+      return { d: new ScaledDecimal(r.q, r.exp), exact: r.exact };
     }
     const r = R.roundToDp(x, t.dp, mode);
     if (!r) throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
-    return { d: new Exact(R.scaledString(r.q, -t.dp)), exact: r.exact };
+    return { d: new ScaledDecimal(r.q, -t.dp), exact: r.exact };
   }
-  const ctx = { deadline, now, pos: where.pos, len: where.len };
-  const out = ziv(x, precision + 10, Math.max(4 * precision + 100, 400), ctx, roundingDecider(t, mode));
+  const ctx = {
+    deadline: budget.deadline,
+    meter: budget.meter,
+    now: budget.now,
+    pos: where.pos,
+    len: where.len,
+  };
+  const out = ziv(
+    x,
+    firstWorkingPrecision(precision),
+    Math.max(4 * precision + 100, 400),
+    ctx,
+    roundingDecider(t, mode),
+  );
   if (out.kind === "decided") return { d: out.value, exact: false };
   const { lo, hi } = ends(out.ball, out.wp);
   if (lo.lte(0) && hi.gte(0)) {
@@ -264,14 +307,22 @@ function roundOnce(
   return { d: roundUndecided(out.ball, t, mode), exact: false };
 }
 
-function rangeCheck(x: N.Num, node: Node | null, deadline: number, precision: number): void {
+function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: number): void {
   if (!node) return;
   let e: number | undefined;
   if (N.isQ(x)) e = R.isZero(x) ? undefined : R.exponentOf(x);
   else {
-    const ctx = { deadline, now, pos: node.pos, len: node.len };
+    const ctx = {
+      deadline: budget.deadline,
+      meter: budget.meter,
+      now: budget.now,
+      pos: node.pos,
+      len: node.len,
+    };
     try {
-      const out = ziv(x, precision + 10, precision + 10, ctx, (b, wp) => {
+      const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
+        // |c| > 10^r: the ball excludes zero (no exact ends needed)
+        if (!b.c.isZero() && b.r < magDown(b.c)) return b.c.e;
         const { lo, hi } = ends(b, wp);
         if (lo.gt(0) || hi.lt(0)) return b.c.e;
         return undefined;
@@ -307,12 +358,12 @@ function show(
   precision: number,
   rounding: RoundingMode,
   notation: Notation,
-  deadline: number,
+  budget: Budget,
 ): Shown {
-  rangeCheck(x.v, node, deadline, precision);
+  rangeCheck(x.v, node, budget, precision);
   const where = node ?? { pos: 0, len: 1 };
-  const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
-  return present(x, full, notation, rounding, precision, deadline, where);
+  const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
+  return present(x, full, notation, rounding, precision, budget, where);
 }
 
 function fractionOf(x: N.Num): string | undefined {
@@ -329,7 +380,7 @@ function present(
   notation: Notation,
   rounding: RoundingMode,
   precision: number,
-  deadline: number,
+  budget: Budget,
   where: { pos: number; len: number },
 ): Shown {
   const text = formatDecimal(full.d, notation);
@@ -348,7 +399,7 @@ function present(
   if (x.c === null)
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), deadline, where);
+  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where);
   const amount = formatFixed(m.d, minor);
   return {
     value,
@@ -387,15 +438,15 @@ export function formatResult(
   }
   try {
     const x = toVal(value, "value");
-    const deadline = now() + LIMITS.timeLimitMs;
+    const budget = { deadline: now() + LIMITS.timeLimitMs, now };
     const where = { pos: 0, len: 1 };
-    const full = roundOnce(x.v, { sd: precision }, rounding, precision, deadline, where);
+    const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
     const {
       display,
       full: f,
       exact,
       money,
-    } = present(x, full, options.notation ?? "plain", rounding, precision, deadline, where);
+    } = present(x, full, options.notation ?? "plain", rounding, precision, budget, where);
     return money ? { display, full: f, exact, money } : { display, full: f, exact };
   } catch {
     return undefined;

@@ -17,6 +17,7 @@ import {
   Div,
   Fn,
   type FnName,
+  firstWorkingPrecision,
   Mul,
   Neg,
   PI,
@@ -558,7 +559,7 @@ export function roundDp(x: Num, dp: number, mode: Parameters<typeof R.roundToDp>
   }
   const out = ziv(
     x,
-    ops.precision + 10,
+    firstWorkingPrecision(ops.precision),
     Math.max(4 * ops.precision + 100, 400),
     ops.ziv,
     roundingDecider({ dp }, mode),

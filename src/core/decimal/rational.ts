@@ -9,7 +9,11 @@
  * (MAX_EXACT_BITS): an operation whose exact result would be bigger returns undefined and the engine
  * continues with a correctly bounded approximation instead (see real.ts).
  */
+import { pow10, roundDiv } from "../bigint";
 import type { RoundingMode } from "../rounding";
+
+// powers of ten and the rounding of a quotient are shared with core/money (core/bigint.ts)
+export { pow10, roundDiv };
 
 export interface Q {
   readonly n: bigint;
@@ -37,28 +41,27 @@ export function bitLength(x: bigint): number {
   return a.toString(16).length * 4;
 }
 
-/** Decimal digits of |x| (1 for 0). */
+/** 10^0 … 10^22 as doubles (exact). */
+const POW10_NUMBER = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** Decimal digits of |x| (1 for 0); without a string for values below 2^52. */
 export function digitCount(x: bigint): number {
   const a = x < 0n ? -x : x;
+  if (a < SMALL) {
+    const v = Number(a);
+    let k = 1;
+    while (k < 16 && v >= (POW10_NUMBER[k] as number)) k++;
+    return k;
+  }
   return a.toString().length;
 }
 
-const POW10: bigint[] = [];
-export function pow10(k: number): bigint {
-  if (k < 64) {
-    let p = POW10[k];
-    if (p === undefined) {
-      p = 10n ** BigInt(k);
-      POW10[k] = p;
-    }
-    return p;
-  }
-  return 10n ** BigInt(k);
-}
-
+/** gcd(|a|, |b|) by Euclid's algorithm, on doubles (exact below 2^52) once both values are that small. */
 function gcd(a: bigint, b: bigint): bigint {
   if (a < 0n) a = -a;
+  if (b < 0n) b = -b;
   while (b !== 0n) {
+    if (a < SMALL && b < SMALL) return BigInt(gcdNumber(Number(a), Number(b)));
     const t = a % b;
     a = b;
     b = t;
@@ -77,7 +80,7 @@ export function make(n: bigint, d: bigint, e: number): Q | undefined {
     d = -d;
   }
   if (n === 0n) return ZERO;
-  if (d !== 1n) {
+  if (d !== 1n && n !== 1n && n !== -1n) {
     const bn = bitLength(n);
     const bd = bitLength(d);
     if (bn <= REDUCE_BITS && bd <= REDUCE_BITS) {
@@ -87,6 +90,8 @@ export function make(n: bigint, d: bigint, e: number): Q | undefined {
         d /= g;
       }
     } else if (bn > MAX_EXACT_BITS || bd > MAX_EXACT_BITS) return undefined;
+  } else if (d !== 1n) {
+    if (d >= SMALL && bitLength(d) > MAX_EXACT_BITS) return undefined;
   } else if (n >= SMALL || n <= -SMALL) {
     if (bitLength(n) > MAX_EXACT_BITS) return undefined;
   }
@@ -94,27 +99,46 @@ export function make(n: bigint, d: bigint, e: number): Q | undefined {
   return { n, d, e };
 }
 
-/** Moves factors of ten out of the numerator into the exponent (cheap for literals and powers of ten). */
-function stripTens(n: bigint, e: number): { n: bigint; e: number } {
-  if (n === 0n) return { n, e: 0 };
-  while (n % 10n === 0n) {
-    n /= 10n;
-    e++;
-  }
-  return { n, e };
-}
-
 /** A literal as the lexer gives it: digits, an optional point and an optional exponent (no sign). */
 export function fromLiteral(text: string): Q | undefined {
-  const m = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) return undefined;
-  const int = m[1] ?? "";
-  const frac = m[2] ?? "";
-  const exp = m[3] ? Number.parseInt(m[3], 10) : 0;
-  const digits = (int + frac).replace(/^0+/, "");
-  if (digits === "") return ZERO;
-  const s = stripTens(BigInt(digits), exp - frac.length);
-  return make(s.n, 1n, s.e);
+  // one pass over the characters (no regular expression, no bigint division): the first and last
+  // nonzero digits give the integer's digits, the point and the exponent give the power of ten
+  const len = text.length;
+  let i = 0;
+  let point = -1;
+  let first = -1;
+  let last = -1;
+  for (; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (point >= 0) return undefined;
+      point = i;
+    } else if (c >= 48 && c <= 57) {
+      if (c !== 48) {
+        if (first < 0) first = i;
+        last = i;
+      }
+    } else if (c === 101 || c === 69) break;
+    else return undefined;
+  }
+  const mantissaEnd = i;
+  let exp = 0;
+  if (i < len) {
+    const t = text.slice(i + 1);
+    if (!/^[+-]?\d+$/.test(t)) return undefined;
+    exp = Number.parseInt(t, 10);
+  }
+  if (first < 0) return ZERO;
+  // value = digits[first..last] × 10^(exp + number of digits after `last` before the point, or minus
+  // the fraction digits up to `last`)
+  const pointAt = point < 0 ? mantissaEnd : point;
+  const digits =
+    point > first && point < last
+      ? text.slice(first, point) + text.slice(point + 1, last + 1)
+      : text.slice(first, last + 1);
+  const e = exp + (last < pointAt ? pointAt - last - 1 : pointAt - last);
+  if (digits.length <= 15 && Math.abs(e) <= MAX_Q_EXPONENT) return { n: BigInt(Number(digits)), d: 1n, e };
+  return make(BigInt(digits), 1n, e);
 }
 
 /** A decimal string with an optional sign ("-12.5", "1e-7") or a fraction "n/d". */
@@ -178,6 +202,7 @@ export function magnitude(a: Q): number {
 
 /** floor(log10 |a|) for a ≠ 0, exactly. */
 export function exponentOf(a: Q): number {
+  if (a.d === 1n) return digitCount(a.n) - 1 + a.e;
   const guess = magnitude(a); // |a| < 10^guess × 10, |a| > 10^(guess-2)
   // |a| ≥ 10^guess ⇔ |n| × 10^e ≥ d × 10^guess
   return geqPow10(a, guess) ? guess : geqPow10(a, guess - 1) ? guess - 1 : guess - 2;
@@ -344,46 +369,6 @@ export function roundToSd(
   const r = roundToDp(a, p - 1 - E, mode);
   if (!r) return undefined;
   return { q: r.q, exp: E - p + 1, exact: r.exact };
-}
-
-/** `n / d` rounded to an integer with the given mode. `d` must not be zero. */
-export function roundDiv(n: bigint, d: bigint, mode: RoundingMode): bigint {
-  if (d < 0n) {
-    n = -n;
-    d = -d;
-  }
-  const q = n / d;
-  const r = n % d;
-  if (r === 0n) return q;
-  const sign = n < 0n ? -1n : 1n;
-  const away = q + sign;
-  switch (mode) {
-    case "down":
-      return q;
-    case "up":
-      return away;
-    case "ceil":
-      return sign > 0n ? away : q;
-    case "floor":
-      return sign < 0n ? away : q;
-    default: {
-      const twice = 2n * (r < 0n ? -r : r);
-      if (twice > d) return away;
-      if (twice < d) return q;
-      switch (mode) {
-        case "half-up":
-          return away;
-        case "half-down":
-          return q;
-        case "half-even":
-          return q % 2n === 0n ? q : away;
-        case "half-ceil":
-          return sign > 0n ? away : q;
-        default:
-          return sign < 0n ? away : q;
-      }
-    }
-  }
 }
 
 /** Integer k-th root of x ≥ 0 (floor), by Newton's method. */

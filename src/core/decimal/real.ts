@@ -14,6 +14,7 @@ import Decimal from "decimal.js";
 import type { RoundingMode } from "../rounding";
 import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { piDigits } from "./constants";
+import { type CostFn, estimateFnCost, type Meter } from "./cost";
 import { EngineError } from "./errors";
 import * as R from "./rational";
 import { toDecimalRounding } from "./rounding";
@@ -30,6 +31,11 @@ export class NeedMore extends Error {}
 export interface Approx {
   readonly wp: number;
   readonly D: typeof Decimal;
+  /**
+   * Called with the cost model's estimate (ms) before each slow decimal.js call, from its actual
+   * argument: throws "The calculation took too long" when the call would end past the deadline.
+   */
+  readonly charge?: (ms: number) => void;
 }
 
 const LOG10_2 = Math.log10(2);
@@ -51,9 +57,29 @@ function ulp(c: Decimal, wp: number): number {
   return c.isZero() ? Number.NEGATIVE_INFINITY : c.e - wp + 1 + LOG10_2;
 }
 
-/** An upper bound of log10 |c| (c ≠ 0). */
+/**
+ * |c| = (L + f) × 10^s with 0 ≤ f < 1 and L the first words of decimal.js's digits (base 10^7, the
+ * first one of k digits): L has 8 to 14 digits, so bounds from it are within 10^-7 of |c|.
+ */
+function lead(c: Decimal): { L: number; s: number } {
+  const d = c.d;
+  const w0 = d[0] as number;
+  let k = 1;
+  while (k < 7 && w0 >= 10 ** k) k++;
+  return { L: w0 * 1e7 + (d.length > 1 ? (d[1] as number) : 0), s: c.e - k + 1 - 7 };
+}
+
+/** An upper bound of log10 |c| (c ≠ 0), within 10^-7 of it (no longer the crude c.e + 1). */
 function magUp(c: Decimal): number {
-  return c.isZero() ? Number.NEGATIVE_INFINITY : c.e + 1;
+  if (c.isZero()) return Number.NEGATIVE_INFINITY;
+  const { L, s } = lead(c);
+  return Math.log10(L + 1) + s + 1e-12;
+}
+
+/** A lower bound of log10 |c| (c ≠ 0), within 10^-7 of it. */
+export function magDown(c: Decimal): number {
+  const { L, s } = lead(c);
+  return Math.log10(L) + s - 1e-12;
 }
 
 /** log10 |c| to about 15 digits, for bounds that must not be as crude as magUp. */
@@ -67,22 +93,6 @@ function log10Abs(c: Decimal): number {
 function awayFromZero(b: Ball): boolean {
   return !b.c.isZero() && b.r < b.c.e - 1;
 }
-
-/** Cost estimates in milliseconds at a working precision (decimal.js here; measured, rounded up). */
-const COST: Record<string, (wp: number) => number> = {
-  arith: (wp) => 0.0005 + 6e-8 * wp * wp,
-  sqrt: (wp) => 0.002 + 4e-7 * wp * wp,
-  cbrt: (wp) => 0.004 + 1e-6 * wp * wp,
-  exp: (wp) => 0.01 + 2.5e-7 * wp * wp * wp,
-  ln: (wp) => 0.01 + 3e-7 * wp * wp * wp,
-  sin: (wp) => 0.01 + 2e-7 * wp * wp * wp,
-  cos: (wp) => 0.01 + 2e-7 * wp * wp * wp,
-  atan: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  asin: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  acos: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  atan2: (wp) => 0.02 + 3.5e-6 * wp * wp * wp,
-  pi: (wp) => 0.001 + 1e-9 * wp,
-};
 
 let nextId = 1;
 
@@ -101,6 +111,11 @@ export abstract class Real {
     this.cacheWp = ax.wp;
     this.cache = b;
     return b;
+  }
+
+  /** The decimal exponent of the last ball computed for this value, if any (for cost estimates). */
+  lastExponent(): number | undefined {
+    return this.cache ? this.cache.c.e : undefined;
   }
 
   /** Estimated milliseconds to evaluate this tree at wp (each shared node counted once). */
@@ -126,13 +141,15 @@ export class QReal extends Real {
     const q = this.q;
     if (q.n === 0n) return { c: new ax.D(0), r: Number.NEGATIVE_INFINITY };
     const exactInt = q.d === 1n && R.digitCount(q.n) <= ax.wp;
-    let c = new ax.D(q.n.toString());
+    // one parse of n × 10^e (exact), then the one rounding: the division, or wp digits of an integer
+    const n = q.n.toString();
+    let c = new ax.D(q.e === 0 ? n : `${n}e${q.e}`);
     if (q.d !== 1n) c = c.div(q.d.toString());
-    if (q.e !== 0) c = c.times(`1e${q.e}`);
+    else if (!exactInt) c = c.toSD(ax.wp);
     return { c, r: exactInt ? Number.NEGATIVE_INFINITY : ulp(c, ax.wp) + 0.31 };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost(this.q.d === 1n ? "arith" : "div", wp);
   }
   protected children(): readonly Real[] {
     return [];
@@ -146,7 +163,7 @@ export class PiReal extends Real {
     return { c, r: ulp(c, ax.wp) };
   }
   protected ownCost(wp: number): number {
-    return COST.pi?.(wp) ?? 0;
+    return estimateFnCost("pi", wp);
   }
   protected children(): readonly Real[] {
     return [];
@@ -170,7 +187,7 @@ export class Sum extends Real {
     return { c, r: lsum(x.r, y.r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("arith", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -207,7 +224,7 @@ export class Mul extends Real {
     return { c, r: lsum(magUp(x.c) + y.r, magUp(y.c) + x.r, x.r + y.r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("arith", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -229,12 +246,13 @@ export class Div extends Real {
     if (!awayFromZero(y)) throw new NeedMore();
     const c = x.c.div(y.c);
     // |x1/x2 - c1/c2| ≤ (|c2| r1 + |c1| r2) / (|c2| |x2|), |x2| ≥ 0.9 |c2| ≥ 0.9 × 10^e2
-    const e2 = y.c.e;
-    const r = lsum(magUp(y.c) + x.r, magUp(x.c) + y.r) - 2 * e2 - LOG10_09;
+    // |x2| ≥ |c2| - 10^r2, and 10^r2 ≤ |c2| / 10 (awayFromZero)
+    const m2 = magDown(y.c);
+    const r = lsum(magUp(y.c) + x.r, magUp(x.c) + y.r) - 2 * m2 - Math.log10(1 - 10 ** (y.r - m2));
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.arith?.(wp) ?? 0;
+    return estimateFnCost("div", wp);
   }
   protected children(): readonly Real[] {
     return [this.a, this.b];
@@ -252,6 +270,7 @@ export class PowInt extends Real {
   protected compute(ax: Approx): Ball {
     const x = this.a.ball(ax);
     const G = decimalFor(ax.wp + 5, "half-even");
+    ax.charge?.(this.ownCost(ax.wp));
     const c = new ax.D(new G(x.c).pow(this.k));
     if (x.r === Number.NEGATIVE_INFINITY) return { c, r: ulp(c, ax.wp) };
     if (x.c.isZero()) return { c, r: this.k * x.r };
@@ -262,7 +281,7 @@ export class PowInt extends Real {
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return (COST.arith?.(wp + 5) ?? 0) * (2 * Math.log2(this.k) + 2);
+    return estimateFnCost("arith", wp + 5) * (2 * Math.log2(this.k) + 2);
   }
   protected children(): readonly Real[] {
     return [this.a];
@@ -318,6 +337,7 @@ export class Fn extends Real {
           // far below anything the result can show: a ball around 0
           return { c: new D(0), r: hi * LOG10_E + 1 };
         }
+        this.charge(ax, x.c.e);
         c = x.c.exp();
         logL = hi * LOG10_E;
         break;
@@ -332,12 +352,14 @@ export class Fn extends Real {
           );
         }
         if (!awayFromZero(x) || x.c.isNeg()) throw new NeedMore();
+        this.charge(ax, x.c.e);
         c = this.name === "ln" ? x.c.ln() : x.c.sqrt();
         logL = this.name === "ln" ? -(x.c.e + LOG10_09) : -LOG10_2 - 0.5 * (x.c.e + LOG10_09);
         break;
       }
       case "cbrt":
         if (!exactIn && !awayFromZero(x)) throw new NeedMore();
+        this.charge(ax, x.c.e);
         c = x.c.cbrt();
         logL = -Math.log10(3) - (2 / 3) * (x.c.e + LOG10_09);
         break;
@@ -349,17 +371,20 @@ export class Fn extends Real {
         let extra = Number.NEGATIVE_INFINITY;
         const gp = ax.wp + x.c.e + 10;
         if (x.c.e > 2 && gp <= 2_090) {
+          ax.charge?.(estimateFnCost("div", gp) + 2 * estimateFnCost("arith", gp));
           const G = decimalFor(gp, "half-even");
           const twoPi = new G(piDigits()).times(2);
           const k = new G(x.c).div(twoPi).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN);
           arg = new D(new G(x.c).minus(twoPi.times(k)));
           extra = lsum(x.c.e - gp + 2, ulp(arg, ax.wp));
         }
+        this.charge(ax, arg.e);
         c = this.name === "sin" ? arg.sin() : arg.cos();
         if (extra > Number.NEGATIVE_INFINITY) return { c, r: lsum(xr, extra, ulp(c, ax.wp)) };
         break;
       }
       case "atan":
+        this.charge(ax, x.c.e);
         c = x.c.atan();
         break;
       case "asin":
@@ -375,6 +400,7 @@ export class Fn extends Real {
             this.domain(`${this.name}() needs a number from -1 to 1`);
           throw new NeedMore();
         }
+        this.charge(ax, x.c.e);
         c = this.name === "asin" ? x.c.asin() : x.c.acos();
         if (!exactIn) {
           const t = new D(1).minus(m.times(m));
@@ -388,8 +414,15 @@ export class Fn extends Real {
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
 
+  /** Checks the budget before the decimal.js call, with the cost estimated from the actual argument. */
+  private charge(ax: Approx, e: number): void {
+    ax.charge?.(estimateFnCost(this.name as CostFn, ax.wp, e));
+  }
+
   protected ownCost(wp: number): number {
-    return COST[this.name]?.(wp) ?? 0;
+    // exp's cost grows with its argument: the exponent of the last ball computed for it, or before the
+    // first one the largest argument exp accepts (2.3e9)
+    return estimateFnCost(this.name, wp, this.name === "exp" ? (this.a.lastExponent() ?? 9) : 0);
   }
 
   protected children(): readonly Real[] {
@@ -414,12 +447,13 @@ export class Atan2 extends Real {
     if (awayFromZero(y)) minNormLog = Math.max(minNormLog, y.c.e + LOG10_09);
     if (!exact && minNormLog === Number.NEGATIVE_INFINITY) throw new NeedMore();
     if (!awayFromZero(x) && x.c.isZero() === false && !exact) throw new NeedMore(); // the branch cut side
+    ax.charge?.(this.ownCost(ax.wp));
     const c = ax.D.atan2(y.c, x.c);
     const r = exact ? Number.NEGATIVE_INFINITY : lsum(x.r, y.r) - minNormLog;
     return { c, r: lsum(r, ulp(c, ax.wp)) };
   }
   protected ownCost(wp: number): number {
-    return COST.atan2?.(wp) ?? 0;
+    return estimateFnCost("atan2", wp);
   }
   protected children(): readonly Real[] {
     return [this.y, this.x];
@@ -431,6 +465,8 @@ export class Atan2 extends Real {
 export interface ZivContext {
   readonly deadline: number;
   readonly now: () => number;
+  /** Counts the steps and their estimated cost, when given (tests and benchmarks). */
+  readonly meter?: Meter;
   /** Where to report "took too long". */
   readonly pos: number;
   readonly len: number;
@@ -438,6 +474,19 @@ export interface ZivContext {
 
 /** Highest working precision Ziv's loop goes to. */
 export const MAX_WORKING_PRECISION = 2_000;
+
+/**
+ * Digits beyond the requested precision at which Ziv's loop starts. A ball a few units wide in the last
+ * of p + 3 digits decides the rounding at p digits unless the value lies within about a hundredth of a
+ * unit of a rounding boundary (about 1 in 100 values, which then cost one more step at twice the
+ * precision); starting at p + 10 cost every value 50% more digits in decimal.js to save that step.
+ */
+export const GUARD_DIGITS = 3;
+
+/** The working precision of Ziv's first step for a result of p digits. */
+export function firstWorkingPrecision(p: number): number {
+  return p + GUARD_DIGITS;
+}
 
 export type ZivOutcome<T> =
   | { readonly kind: "decided"; readonly value: T }
@@ -464,10 +513,14 @@ export function ziv<T>(
       // never round from a ball that is not decided for lack of time: that could show a wrong digit
       throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
     }
+    if (ctx.meter) {
+      ctx.meter.ops++;
+      ctx.meter.estimatedMs += est;
+    }
     const D = decimalFor(wp, "half-even");
     let ball: Ball | undefined;
     try {
-      ball = x.ball({ wp, D });
+      ball = x.ball({ wp, D, charge: (ms) => charge(ctx, ms) });
     } catch (err) {
       if (!(err instanceof NeedMore)) throw err;
     }
@@ -484,17 +537,31 @@ export function ziv<T>(
   }
 }
 
+/** Refuses a slow call that would end past the deadline (its estimate is already in the step's). */
+function charge(ctx: ZivContext, ms: number): void {
+  if (ctx.meter) ctx.meter.ops++;
+  if (ctx.now() + ms > ctx.deadline) {
+    throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
+  }
+}
+
 /** The ends of a ball as exact decimals: c ∓ 10^R with R no finer than a few digits below c's precision. */
 export function ends(b: Ball, wp: number): { lo: Decimal; hi: Decimal } {
   if (b.r === Number.NEGATIVE_INFINITY) {
     const c = new Exact(b.c);
     return { lo: c, hi: c };
   }
-  let R = Math.ceil(b.r);
-  if (!b.c.isZero()) R = Math.max(R, b.c.e - wp - 3);
-  const rad = new Exact(`1e${R}`);
+  const R = Math.ceil(b.r);
   // a radius beyond the centre's magnitude: the ball lies within ±2·10^R (no long exact sum)
-  if (b.c.isZero() || R >= b.c.e + 1) return { lo: rad.times(-2), hi: rad.times(2) };
+  if (b.c.isZero() || R >= b.c.e + 1) {
+    const rad = new Exact(`1e${Math.max(R, b.c.isZero() ? R : b.c.e - wp - 3)}`);
+    return { lo: rad.times(-2), hi: rad.times(2) };
+  }
+  // 10^r rounded up to two significant digits (not to a power of ten, which would make the ball up to
+  // ten times wider than its bound and leave one rounding in ten undecided at the first precision)
+  const U = Math.max(Math.floor(b.r) - 1, b.c.e - wp - 3);
+  const m = Math.ceil(10 ** (b.r - U) * (1 + 1e-9));
+  const rad = new Exact(`${m}e${U}`);
   const c = new Exact(b.c);
   return { lo: c.minus(rad), hi: c.plus(rad) };
 }
@@ -545,7 +612,7 @@ export function straddlesZero(b: Ball, wp: number): boolean {
 /** The sign of a real, refining until it is certain; undefined when it cannot be told from zero. */
 export function signOf(x: Real, p: number, ctx: ZivContext): -1 | 1 | undefined {
   try {
-    const out = ziv(x, p + 10, Math.max(4 * p + 100, 400), ctx, (b, wp) => {
+    const out = ziv(x, firstWorkingPrecision(p), Math.max(4 * p + 100, 400), ctx, (b, wp) => {
       const { lo, hi } = ends(b, wp);
       if (lo.gt(0)) return 1 as const;
       if (hi.lt(0)) return -1 as const;

@@ -1,8 +1,11 @@
 /**
- * Exact rational helpers on bigint: every rounding of money in this module goes through `roundDiv`,
- * so one routine decides all nine rounding modes. No binary floating point is involved.
+ * Exact rational helpers on bigint: every rounding of money goes through `roundDiv` (core/bigint.ts,
+ * shared with the expression engine), so one routine decides all nine rounding modes. No binary
+ * floating point is involved.
  */
-import type { RoundingMode } from "../rounding";
+import { pow10, roundDiv } from "../bigint";
+
+export { pow10, roundDiv };
 
 /** A decimal as an exact fraction `num / 10^scale` (scale ≥ 0). */
 export interface ScaledDecimal {
@@ -36,52 +39,6 @@ export function parseScaled(text: string): ScaledDecimal | undefined {
   if (digits.length > MAX_DECIMAL_DIGITS || scale > MAX_DECIMAL_DIGITS) return undefined;
   const num = BigInt(digits === "" ? "0" : digits);
   return { num: m[1] === "-" ? -num : num, scale };
-}
-
-export function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
-}
-
-/** `n / d` rounded to an integer with the given mode. `d` must not be zero. */
-export function roundDiv(n: bigint, d: bigint, mode: RoundingMode): bigint {
-  if (d === 0n) throw new RangeError("Division by zero");
-  if (d < 0n) {
-    n = -n;
-    d = -d;
-  }
-  const q = n / d; // truncates towards zero
-  const r = n % d; // same sign as n
-  if (r === 0n) return q;
-  const sign = n < 0n ? -1n : 1n;
-  const away = q + sign;
-  switch (mode) {
-    case "down":
-      return q;
-    case "up":
-      return away;
-    case "ceil":
-      return sign > 0n ? away : q;
-    case "floor":
-      return sign < 0n ? away : q;
-    default: {
-      const twice = 2n * (r < 0n ? -r : r);
-      if (twice > d) return away;
-      if (twice < d) return q;
-      switch (mode) {
-        case "half-up":
-          return away;
-        case "half-down":
-          return q;
-        case "half-even":
-          return q % 2n === 0n ? q : away;
-        case "half-ceil":
-          return sign > 0n ? away : q;
-        case "half-floor":
-          return sign < 0n ? away : q;
-      }
-    }
-  }
-  throw new RangeError(`Unknown rounding mode ${String(mode)}`);
 }
 
 /** Formats `num / 10^scale` as a plain decimal string with exactly `scale` fraction digits. */

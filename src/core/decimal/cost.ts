@@ -1,0 +1,94 @@
+/**
+ * The engine's cost model: an upper bound, in milliseconds on the reference machine (2 cores, Node 20),
+ * of one decimal.js call at a working precision, from the precision and the argument's decimal
+ * exponent. Every such call is checked against the time budget before it starts (real.ts), so a
+ * computation that would overrun is refused with "The calculation took too long" instead of started.
+ *
+ * The forms follow decimal.js's algorithms; the constants are fitted to `npx tsx
+ * bench/decimal-cost.bench.ts --all` (best-of timings on an idle machine) and multiplied by SAFETY.
+ *
+ * - exp(x): x is divided by 32 until |x| < 0.1 (k halvings, 5 per division), the series then needs
+ *   about wpr / 1.5 terms at wpr = wp + 0.6k + 5 digits, each a multiplication and a division
+ *   (quadratic in the digits), and k squarings follow: (wpr / 1.5 + k) · wpr².
+ * - ln(x): series at wp + 10 digits after reducing the argument: cubic in the digits (a huge or tiny
+ *   argument costs less, not more: its exponent times ln 10 replaces part of the series).
+ * - sin, cos: our own reduction modulo 2π first, then decimal.js's series with triplings: w^2.5.
+ * - atan, asin, acos: decimal.js halves the argument with square roots about wp / 7 times, then a
+ *   series: cubic, with a large quadratic part.
+ * - sqrt, cbrt and arithmetic: quadratic.
+ */
+
+/** Multiplies every fitted estimate: the margin for a slower run than the fitted best-of timings. */
+export const SAFETY = 2;
+
+export type CostFn =
+  | "arith"
+  | "div"
+  | "sqrt"
+  | "cbrt"
+  | "exp"
+  | "ln"
+  | "sin"
+  | "cos"
+  | "atan"
+  | "asin"
+  | "acos"
+  | "atan2"
+  | "pi";
+
+/** Halvings decimal.js's exp does for an argument of decimal exponent e (|x| < 10^(e+1)). */
+function expHalvings(e: number): number {
+  if (e <= -2) return 0;
+  // each multiplication by 1/32 lowers the exponent by log10(32) ≈ 1.505
+  return 5 * (Math.ceil((e + 2) / 1.505) + 1);
+}
+
+/** Fitted cost of one call, before the safety factor (ms; see the module comment). */
+function fitted(fn: CostFn, wp: number, e: number): number {
+  const w = wp;
+  switch (fn) {
+    case "arith":
+      return 0.0015 + 4e-8 * w + 4.2e-7 * w * w;
+    case "div":
+      return 0.002 + 5e-5 * w + 4.6e-7 * w * w;
+    case "sqrt":
+      return 0.01 + 4e-6 * w * w;
+    case "cbrt":
+      return 0.02 + 1.9e-5 * w * w;
+    case "exp": {
+      const k = expHalvings(e);
+      const wpr = w + 0.61 * k + 5;
+      return 0.1 + 4e-5 * wpr * wpr + 3.5e-7 * (wpr / 1.5 + k) * wpr * wpr;
+    }
+    case "ln": {
+      const wpr = w + 10;
+      return 0.05 + 6e-5 * wpr * wpr + 2e-7 * wpr * wpr * wpr;
+    }
+    case "sin":
+    case "cos":
+      return 0.15 + 1.1e-5 * w * w * Math.sqrt(w);
+    case "atan":
+    case "asin":
+    case "acos":
+    case "atan2":
+      return 0.3 + 1.6e-4 * w * w + 1.8e-6 * w * w * w;
+    case "pi":
+      return 0.001 + 1e-9 * w;
+  }
+}
+
+/** Estimated milliseconds of one decimal.js call of `fn` at working precision wp on an argument of exponent e. */
+export function estimateFnCost(fn: CostFn, wp: number, e = 0): number {
+  return SAFETY * fitted(fn, wp, Number.isFinite(e) ? e : 0);
+}
+
+/**
+ * Counts the work of one evaluation, for tests and benchmarks: the operations done and the cost model's
+ * estimate of them (deterministic, unlike a clock).
+ */
+export interface Meter {
+  /** Operations: expression nodes evaluated, decimal.js calls of the slow functions, steps of Ziv's loop. */
+  ops: number;
+  /** The sum of the cost model's estimates (ms) of every step of Ziv's loop that was started. */
+  estimatedMs: number;
+}
