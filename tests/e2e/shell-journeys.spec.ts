@@ -13,6 +13,14 @@ test.afterAll(async () => {
 const toast = (page: Page, text: string) =>
   page.getByRole("region", { name: /Notifications/ }).getByText(text, { exact: true });
 
+/** Puts an organization on Pro, as a paid checkout would (Free allows one member: its owner). */
+async function putOnPro(slug: string) {
+  await sql`insert into subscriptions
+      (organization_id, plan, interval, currency, status, current_period_start, current_period_end)
+    select id, 'pro', 'monthly', 'USD', 'active', now(), now() + interval '1 month'
+    from organization where slug = ${slug}`;
+}
+
 async function invite(owner: Page, email: string) {
   await owner.goto("/organization-profile");
   await owner.getByLabel("Email", { exact: true }).fill(email);
@@ -24,7 +32,12 @@ async function invite(owner: Page, email: string) {
 
 test("a member leaves an organization after confirming; a sole owner cannot", async ({ browser }) => {
   const owner = await browser.newPage();
-  await signUpAndOnboard(owner, { name: "Lena Lead", email: uniqueEmail("leave-owner"), org: "Leave Co" });
+  const { slug } = await signUpAndOnboard(owner, {
+    name: "Lena Lead",
+    email: uniqueEmail("leave-owner"),
+    org: "Leave Co",
+  });
+  await putOnPro(slug);
   // The sole owner's Leave is disabled up front, with the reason.
   await owner.goto("/organization-profile");
   await expect(owner.getByRole("button", { name: "Leave organization" })).toBeDisabled();
@@ -61,6 +74,28 @@ test("a member leaves an organization after confirming; a sole owner cannot", as
   const rows =
     await sql`select 1 from member m join "user" u on u.id = m.user_id where u.email = ${memberEmail}`;
   expect(rows).toHaveLength(0);
+});
+
+test("cancelling an invitation asks first; keeping it changes nothing", async ({ page }) => {
+  await signIn(page, demo.owner, undefined, "/organization-profile");
+  const email = uniqueEmail("cancelled-invitee");
+  await invite(page, email);
+  const invitations = page.getByRole("list", { name: "Pending invitations" });
+  await expect(invitations.getByText(email)).toBeVisible();
+
+  await page.getByRole("button", { name: `Cancel the invitation to ${email}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(`Cancel the invitation to ${email}?`);
+  await dialog.getByRole("button", { name: "Keep it" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(invitations.getByText(email)).toBeVisible();
+
+  await page.getByRole("button", { name: `Cancel the invitation to ${email}` }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel invitation" }).click();
+  await expect(toast(page, `Invitation to ${email} cancelled.`)).toBeVisible();
+  await expect(page.getByText(email)).toHaveCount(0);
+  const [row] = await sql`select status from invitation where email = ${email}`;
+  expect(row?.status).toBe("canceled");
 });
 
 test("an invalid invitation link says so, signed out", async ({ page }) => {

@@ -80,6 +80,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel,
   destructive = false,
   onConfirm,
 }: {
@@ -88,6 +89,8 @@ export function ConfirmDialog({
   title: string;
   description: React.ReactNode;
   confirmLabel: string;
+  /** When "Cancel" would be ambiguous (e.g. the action itself cancels something). */
+  cancelLabel?: string;
   destructive?: boolean;
   onConfirm: () => void;
 }) {
@@ -95,7 +98,7 @@ export function ConfirmDialog({
     <AlertDialog open={open} onOpenChange={onOpenChange}>
       <AlertDialogContent title={title} description={description}>
         <AlertDialogFooter>
-          <AlertDialogCancel />
+          <AlertDialogCancel>{cancelLabel ?? "Cancel"}</AlertDialogCancel>
           <AlertDialogAction destructive={destructive} onClick={onConfirm}>
             {confirmLabel}
           </AlertDialogAction>
