@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { activeSubscription, createTestDatabase } from "../../tests/support/db";
-import { consumeKeyedCall, isoDay, newApiKeySecret } from "./api-keys";
+import { consumeKeyedCall, forgetKeyRefusals, isoDay, newApiKeySecret } from "./api-keys";
 import type { Db } from "./db/client";
 import { apiKeys, apiUsage, organization, subscriptions, user } from "./db/schema";
+import { forgetRefusals } from "./rate-limit";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -40,6 +41,12 @@ async function usageOf(organizationId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+// Each test starts with no remembered refusals (a second passing between tests, as it were).
+beforeEach(() => {
+  forgetRefusals();
+  forgetKeyRefusals();
+});
+
 describe("keyed API calls", () => {
   it("stores only a hash and a short visible prefix", async () => {
     const key = await keyFor("org-b");
@@ -70,14 +77,17 @@ describe("keyed API calls", () => {
     const key = await keyFor("org-a");
     const before = await usageOf("org-a");
     let ok = 0;
-    // Ten waves of ten concurrent calls; clearing the burst events stands for a second passing.
+    // Ten waves of ten concurrent calls; clearing the burst events (and this instance's memory of
+    // refusals) before each wave stands for a second passing.
     for (let wave = 0; wave < 10; wave++) {
+      await db.execute(sql`delete from rate_limit_events where bucket = 'api-burst'`);
+      forgetRefusals();
+      forgetKeyRefusals();
       const now = new Date();
       const results = await Promise.all(
         Array.from({ length: 10 }, () => consumeKeyedCall(db, key.secret, now)),
       );
       ok += results.filter((r) => r.ok).length;
-      await db.execute(sql`delete from rate_limit_events where bucket = 'api-burst'`);
     }
     expect(ok).toBe(100);
     expect(await usageOf("org-a")).toBe(before + 100);

@@ -13,13 +13,14 @@ import {
   TEST_ORIGIN,
   TEST_PASSWORD,
 } from "../../../tests/support/auth";
-import { createTestDatabase } from "../../../tests/support/db";
+import { activeSubscription, createTestDatabase } from "../../../tests/support/db";
 import {
   mailOutbox,
   member,
   rateLimitEvents,
   securityEvents,
   session,
+  subscriptions,
   user,
   verification,
 } from "../db/schema";
@@ -54,7 +55,10 @@ const get = (path: string, cookie: string, ip = "10.9.0.1") =>
   auth.handler(new Request(new URL(`/api/auth${path}`, TEST_ORIGIN), { headers: client(ip, cookie) }));
 
 let orgCounter = 0;
-/** An organization with a verified owner, a plain member and a pending owner invitation. */
+/**
+ * An organization with a verified owner, a plain member and a pending owner invitation, on Team
+ * (so the plan's member limit never is the reason an acceptance fails here).
+ */
 async function organizationWithInvitation(invitedEmail: string) {
   orgCounter += 1;
   const owner = await signUp(auth, t.db, `owner-${orgCounter}@example.com`, { ip: "10.9.0.1" });
@@ -62,6 +66,7 @@ async function organizationWithInvitation(invitedEmail: string) {
     headers: client("10.9.0.1", owner.cookie),
     body: { name: `Org ${orgCounter}`, slug: `org-${orgCounter}` },
   })) as { id: string };
+  await t.db.insert(subscriptions).values(activeSubscription(created.id, "team"));
   const plain = await signUp(auth, t.db, `member-${orgCounter}@example.com`, { ip: "10.9.0.1" });
   await t.db
     .insert(member)
