@@ -55,10 +55,7 @@ export function Combobox(props: ComboboxProps) {
     </button>
   );
 
-  if (!wake) return standIn;
   return (
-    <Suspense fallback={standIn}>
-      <ComboboxPopover {...props} wake={wake} />
-    </Suspense>
+    <Suspense fallback={standIn}>{wake ? <ComboboxPopover {...props} wake={wake} /> : standIn}</Suspense>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import type * as React from "react";
-import { useState } from "react";
+import { startTransition, useState } from "react";
 import type { ComboboxOption } from "./combobox-rank";
 
 /**
@@ -9,6 +9,8 @@ import type { ComboboxOption } from "./combobox-rank";
  * the first time a person points at, focuses, presses a key on or clicks it. `wake` records what
  * they asked for so the real control mounts in that state: open if they asked to open it, focused if
  * the stand-in had focus (the stand-in's node is replaced, so focus has to be handed over).
+ * Render the stand-in as both the content and the fallback of one `Suspense` boundary, so the
+ * boundary never changes type and the stand-in's node survives until the swap.
  */
 export type Wake = { open: boolean; focus: boolean };
 
@@ -16,10 +18,14 @@ export function useDeferredPicker(load: () => Promise<unknown>) {
   const [wake, setWake] = useState<Wake | null>(null);
   const rouse = (ask: Partial<Wake>) => {
     void load();
-    setWake((w) => ({
-      open: (w?.open ?? false) || (ask.open ?? false),
-      focus: ask.focus ?? w?.focus ?? false,
-    }));
+    // In a transition, so React keeps the stand-in (the same node, keeping focus and the pointer)
+    // on screen while the real control loads, and swaps them in one commit once it is ready.
+    startTransition(() =>
+      setWake((w) => ({
+        open: (w?.open ?? false) || (ask.open ?? false),
+        focus: ask.focus ?? w?.focus ?? false,
+      })),
+    );
   };
   return { wake, rouse };
 }

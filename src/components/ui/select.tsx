@@ -76,11 +76,14 @@ export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
     </>
   );
 
-  if (!wake) return standIn;
+  // `lazy` drops the type parameter; the props are the same object.
   return (
     <Suspense fallback={standIn}>
-      {/* `lazy` drops the type parameter; the props are the same object. */}
-      <RadixSimpleSelect {...(props as unknown as SimpleSelectProps<string>)} wake={wake} />
+      {wake ? (
+        <RadixSimpleSelect {...(props as unknown as SimpleSelectProps<string>)} wake={wake} />
+      ) : (
+        standIn
+      )}
     </Suspense>
   );
 }
