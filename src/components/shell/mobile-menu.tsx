@@ -5,7 +5,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef } from "react";
 import { navLinks } from "./nav-links";
-import { OrgSwitchList } from "./org-switcher";
+import { OrgSwitchList } from "./org-switch-list";
 import { signOutAndLeave } from "./sign-out";
 import type { MeSummary } from "./viewer-store";
 

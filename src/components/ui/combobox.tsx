@@ -1,116 +1,61 @@
 "use client";
 
 import { ChevronsUpDown } from "lucide-react";
-import { Popover } from "radix-ui";
-import type * as React from "react";
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense } from "react";
 import { cn } from "@/lib/utils";
 import type { ComboboxOption } from "./combobox-rank";
+import { type ComboboxProps, pickerTriggerClass, useDeferredPicker } from "./deferred-picker";
 import { controlClass } from "./input";
 
-export type { ComboboxOption };
+export type { ComboboxOption, ComboboxProps };
 
-// The searchable list (cmdk) is fetched when the control is first pointed at, focused or opened, so
-// pages with a combobox do not carry it in their first load.
-const loadPanel = () => import("./combobox-panel");
-const ComboboxPanel = lazy(loadPanel);
+// The popover (Radix) and its searchable list (cmdk) are fetched when the control is first pointed
+// at, focused, pressed or clicked, so pages with a combobox do not carry them in their first load.
+const loadPopover = () => import("./combobox-popover");
+const loadAll = () => loadPopover().then((m) => m.loadPanel());
+const ComboboxPopover = lazy(loadPopover);
 
 /**
  * A searchable list to pick one value from (cmdk in a Radix Popover). The closed control is a
  * button (`role="combobox"`) that a `<label for>` names; opening it moves focus to a search box that
  * filters as you type, arrows move through the matches, Enter picks, Escape closes and returns focus.
  * The number of matches is announced to screen readers.
+ *
+ * Until a person reaches for it, the closed control is drawn without Radix: the same button with
+ * the same role, state and name, which then swaps for the real one and opens if that was asked.
  */
-export function Combobox({
-  id,
-  value,
-  onValueChange,
-  options,
-  renderValue,
-  placeholder = "Choose…",
-  searchLabel = "Search",
-  searchPlaceholder = "Search…",
-  emptyText = "Nothing found.",
-  disabled,
-  className,
-  contentClassName,
-  ...aria
-}: {
-  id: string;
-  value: string;
-  onValueChange: (value: string) => void;
-  options: readonly ComboboxOption[];
-  /** What the closed control shows for the chosen option (default: its label). */
-  renderValue?: (option: ComboboxOption) => React.ReactNode;
-  placeholder?: string;
-  searchLabel?: string;
-  searchPlaceholder?: string;
-  emptyText?: string;
-  disabled?: boolean;
-  className?: string;
-  contentClassName?: string;
-  "aria-invalid"?: boolean;
-  "aria-describedby"?: string;
-}) {
-  const [open, setOpen] = useState(false);
-  const listId = useId();
+export function Combobox(props: ComboboxProps) {
+  const { wake, rouse } = useDeferredPicker(loadAll);
+  const { id, value, options, renderValue, placeholder = "Choose…", disabled, className, ...rest } = props;
+  const aria = { "aria-invalid": rest["aria-invalid"], "aria-describedby": rest["aria-describedby"] };
   const chosen = options.find((o) => o.value === value);
 
+  const standIn = (
+    <button
+      type="button"
+      id={id}
+      role="combobox"
+      aria-expanded={false}
+      aria-haspopup="listbox"
+      data-state="closed"
+      disabled={disabled}
+      className={cn(controlClass, pickerTriggerClass, !chosen && "text-muted-foreground", className)}
+      {...aria}
+      onPointerEnter={() => rouse({})}
+      onFocus={() => rouse({ focus: true })}
+      onBlur={() => rouse({ focus: false })}
+      // A click (or Enter/Space, which click a button) opens the popover, as on the real trigger.
+      onClick={() => rouse({ open: true, focus: true })}
+      onKeyDown={() => rouse({ focus: true })}
+    >
+      <span className="min-w-0 truncate">
+        {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
+      </span>
+      <ChevronsUpDown className="size-4 shrink-0 opacity-60" aria-hidden />
+    </button>
+  );
+
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild disabled={disabled}>
-        <button
-          type="button"
-          id={id}
-          role="combobox"
-          aria-expanded={open}
-          aria-haspopup="listbox"
-          aria-controls={open ? listId : undefined}
-          onPointerEnter={loadPanel}
-          onFocus={loadPanel}
-          className={cn(
-            controlClass,
-            "flex h-10 items-center justify-between gap-2 text-left",
-            !chosen && "text-muted-foreground",
-            className,
-          )}
-          {...aria}
-        >
-          <span className="min-w-0 truncate">
-            {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
-          </span>
-          <ChevronsUpDown className="size-4 shrink-0 opacity-60" aria-hidden />
-        </button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={4}
-          collisionPadding={8}
-          className={cn(
-            "z-50 w-[max(var(--radix-popover-trigger-width),17rem)] max-w-[calc(100vw-1rem)] overflow-hidden rounded-md border border-border bg-popover text-popover-foreground shadow-lg",
-            contentClassName,
-          )}
-        >
-          <Suspense
-            fallback={<p className="px-3 py-6 text-center text-sm text-muted-foreground">Loading…</p>}
-          >
-            <ComboboxPanel
-              value={value}
-              options={options}
-              renderValue={renderValue}
-              listId={listId}
-              searchLabel={searchLabel}
-              searchPlaceholder={searchPlaceholder}
-              emptyText={emptyText}
-              onPick={(v) => {
-                onValueChange(v);
-                setOpen(false);
-              }}
-            />
-          </Suspense>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <Suspense fallback={standIn}>{wake ? <ComboboxPopover {...props} wake={wake} /> : standIn}</Suspense>
   );
 }

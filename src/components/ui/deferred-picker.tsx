@@ -1,0 +1,67 @@
+"use client";
+
+import type * as React from "react";
+import { startTransition, useState } from "react";
+import type { ComboboxOption } from "./combobox-rank";
+
+/**
+ * Pickers (Select, Combobox) render their closed control without Radix, and swap in the real one
+ * the first time a person points at, focuses, presses a key on or clicks it. `wake` records what
+ * they asked for so the real control mounts in that state: open if they asked to open it, focused if
+ * the stand-in had focus (the stand-in's node is replaced, so focus has to be handed over).
+ * Render the stand-in as both the content and the fallback of one `Suspense` boundary, so the
+ * boundary never changes type and the stand-in's node survives until the swap.
+ */
+export type Wake = { open: boolean; focus: boolean };
+
+export function useDeferredPicker(load: () => Promise<unknown>) {
+  const [wake, setWake] = useState<Wake | null>(null);
+  const rouse = (ask: Partial<Wake>) => {
+    void load();
+    // In a transition, so React keeps the stand-in (the same node, keeping focus and the pointer)
+    // on screen while the real control loads, and swaps them in one commit once it is ready.
+    startTransition(() =>
+      setWake((w) => ({
+        open: (w?.open ?? false) || (ask.open ?? false),
+        focus: ask.focus ?? w?.focus ?? false,
+      })),
+    );
+  };
+  return { wake, rouse };
+}
+
+/** The trigger's look, shared by the stand-in and the real control so nothing shifts when they swap. */
+export const pickerTriggerClass = "flex h-10 items-center justify-between gap-2 text-left";
+
+/** Props of `SimpleSelect` (./select), shared with its Radix half. */
+export type SimpleSelectProps<T extends string> = {
+  id: string;
+  value: T | "";
+  onValueChange: (value: T) => void;
+  options: readonly { readonly value: T; readonly label: string }[];
+  placeholder?: string;
+  name?: string;
+  disabled?: boolean;
+  className?: string;
+  "aria-invalid"?: boolean;
+  "aria-describedby"?: string;
+};
+
+/** Props of `Combobox` (./combobox), shared with its Radix half. */
+export type ComboboxProps = {
+  id: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  options: readonly ComboboxOption[];
+  /** What the closed control shows for the chosen option (default: its label). */
+  renderValue?: (option: ComboboxOption) => React.ReactNode;
+  placeholder?: string;
+  searchLabel?: string;
+  searchPlaceholder?: string;
+  emptyText?: string;
+  disabled?: boolean;
+  className?: string;
+  contentClassName?: string;
+  "aria-invalid"?: boolean;
+  "aria-describedby"?: string;
+};
