@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useId, useState, useTransition } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
@@ -127,6 +127,7 @@ export function RatesImport() {
   const [preview, setPreview] = useState<RatePreview | null>(null);
   const [error, setError] = useState("");
   const [pending, start] = useTransition();
+  const fileInput = useRef<HTMLInputElement>(null);
 
   const choose = async (f: File | undefined) => {
     setPreview(null);
@@ -142,6 +143,12 @@ export function RatesImport() {
     const kind = /\.xml$/i.test(f.name) || text.trimStart().startsWith("<") ? "ecb-xml" : "csv";
     setFile({ name: f.name, text, kind });
   };
+  // A file picked before the page hydrated fired its change event before React listened: take it up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount
+  useEffect(() => {
+    const early = fileInput.current?.files?.[0];
+    if (early) void choose(early);
+  }, []);
   const input = () => ({ kind: file?.kind ?? "csv", text: file?.text ?? "", date });
   const doPreview = () =>
     start(async () => {
@@ -178,6 +185,7 @@ export function RatesImport() {
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-file`}>ECB XML or CSV file</Label>
           <Input
+            ref={fileInput}
             id={`${id}-file`}
             type="file"
             accept=".xml,.csv,text/xml,application/xml,text/csv"
