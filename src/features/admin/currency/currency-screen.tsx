@@ -1,5 +1,6 @@
 import "server-only";
 import Link from "next/link";
+import { CURRENCIES, currencyName } from "@/core/money/currencies";
 import { getDb } from "@/server/db/client";
 import { listRateDates, loadCurrentRates, loadRatesOn, loadRateTable } from "@/server/fx";
 import { AdminPage } from "../admin-nav";
@@ -82,7 +83,7 @@ export async function CurrencyScreen({ params }: { params: SearchParams }) {
         <h2 id="playground" className="text-xl font-semibold">
           Formatting playground
         </h2>
-        <Playground />
+        <Playground names={Object.fromEntries(CURRENCIES.map((c) => [c.code, currencyName(c.code)]))} />
       </section>
     </AdminPage>
   );

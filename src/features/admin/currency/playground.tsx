@@ -3,13 +3,17 @@
 import { useId, useState } from "react";
 import { Input, Label, NativeSelect } from "@/components/ui/input";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
-import { CURRENCIES, currencyName } from "@/core/money/currencies";
+import { CURRENCIES } from "@/core/money/currencies";
 import { formatAmount } from "@/core/money/format";
 
 const LOCALES = ["en-US", "en-GB", "de-DE", "fr-FR", "de-CH", "ja-JP", "hi-IN", "ar-EG", "pt-BR"];
 
-/** Formats one amount in a chosen currency and locale under every rounding mode. */
-export function Playground() {
+/**
+ * Formats one amount in a chosen currency and locale under every rounding mode. Currency names come
+ * from the server (`names`): the browser's ICU names some fund and unit codes differently from
+ * Node's, and a name computed here would not match the server's HTML at hydration.
+ */
+export function Playground({ names }: { names: Readonly<Record<string, string>> }) {
   const id = useId();
   const [amount, setAmount] = useState("1234.5678");
   const [currency, setCurrency] = useState("EUR");
@@ -33,7 +37,7 @@ export function Playground() {
           <NativeSelect id={`${id}-currency`} value={currency} onChange={(e) => setCurrency(e.target.value)}>
             {CURRENCIES.map((c) => (
               <option key={c.code} value={c.code}>
-                {c.code} · {currencyName(c.code)} ({c.minorUnits})
+                {c.code} · {names[c.code] ?? c.name} ({c.minorUnits})
               </option>
             ))}
           </NativeSelect>
