@@ -220,6 +220,47 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
+/**
+ * Opens `path` with the page's JavaScript held back, lets `typeEarly` type into the server-rendered
+ * HTML, then lets the scripts load: what was typed is what the page must compute with.
+ */
+async function beforeHydration(page: Page, path: string, typeEarly: () => Promise<void>) {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(path, { waitUntil: "commit" });
+  await typeEarly();
+  release();
+}
+
+test("text typed before the page is interactive is what the calculator computes with", async ({ page }) => {
+  // React keeps such text on screen but does not tell the component, which then computed with its
+  // initial value and put it back on the next render (120 EUR shown, 100 EUR converted).
+  await beforeHydration(page, "/calculator?mode=currency", async () => {
+    await page.getByLabel("Amount", { exact: true }).first().fill("120");
+  });
+  const jpyRow = page.getByTestId("convert-JPY");
+  await expect(jpyRow.getByTestId("amount")).toHaveText(
+    formatJpy(convertMinor("120", "EUR", "JPY", 0, "half-even")),
+  );
+  await chooseCurrency(page.getByLabel("From", { exact: true }), "USD");
+  await expect(page.getByLabel("Amount", { exact: true }).first()).toHaveValue("120");
+  await expect(jpyRow.getByTestId("amount")).toHaveText(
+    formatJpy(convertMinor("120", "USD", "JPY", 0, "half-even")),
+  );
+
+  await beforeHydration(page, "/calculator", async () => {
+    await expression(page).fill("2^10 + 1");
+  });
+  await expect(resultValue(page)).toHaveText("1025");
+  await expect(expression(page)).toHaveValue("2^10 + 1");
+});
+
 test("the mode is kept in the URL", async ({ page }) => {
   await page.goto("/calculator");
   await page.getByRole("link", { name: "Currency" }).click();

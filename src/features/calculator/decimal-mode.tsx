@@ -5,6 +5,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from "r
 import { notify } from "@/components/hooks/notify";
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { Button } from "@/components/ui/button";
+import { useEarlyInput } from "@/components/ui/early-input";
 import { Input, Label } from "@/components/ui/input";
 import {
   type EvalResult,
@@ -46,6 +47,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
   const ids = useId();
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [source, setSource] = useState("");
+  const keepEarly = useEarlyInput(source, inputRef);
   const [precisionText, setPrecisionText] = useState(String(LIMITS.defaultPrecision));
   const [precision, setPrecision] = useState<number>(LIMITS.defaultPrecision);
   const [rounding, setRounding] = useState<RoundingMode>(DEFAULT_ROUNDING);
@@ -161,7 +163,7 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
           </p>
         </div>
         <textarea
-          ref={inputRef}
+          ref={keepEarly}
           id={inputId}
           value={source}
           onChange={(event) => setSource(event.target.value)}

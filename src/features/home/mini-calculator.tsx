@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useEarlyInput } from "@/components/ui/early-input";
 import { type MiniResult, miniCompute } from "./mini-compute";
 
 /**
@@ -11,6 +12,7 @@ import { type MiniResult, miniCompute } from "./mini-compute";
 export function MiniCalculator({ initial, initialResult }: { initial: string; initialResult: MiniResult }) {
   const [expression, setExpression] = useState(initial);
   const [result, setResult] = useState(initialResult);
+  const keepEarly = useEarlyInput<HTMLInputElement>(expression);
   const id = useId();
 
   function onChange(value: string) {
@@ -29,6 +31,7 @@ export function MiniCalculator({ initial, initialResult }: { initial: string; in
         Try it
       </label>
       <input
+        ref={keepEarly}
         id={id}
         value={expression}
         onChange={(event) => onChange(event.target.value)}
