@@ -259,6 +259,19 @@ test("text typed before the page is interactive is what the calculator computes 
   });
   await expect(resultValue(page)).toHaveText("1025");
   await expect(expression(page)).toHaveValue("2^10 + 1");
+
+  // A radio button clicked early: the prices follow it, and it is not stuck (a second click on a
+  // checked radio fires nothing).
+  await beforeHydration(page, "/pricing", async () => {
+    await page.getByText("Yearly").click();
+  });
+  await expect(page.getByTestId("price-team")).toHaveText("$390");
+  await expect(page.getByRole("link", { name: "Choose Team" })).toHaveAttribute(
+    "href",
+    "/checkout?plan=team&interval=yearly&currency=USD",
+  );
+  await page.getByText("Monthly").click();
+  await expect(page.getByTestId("price-team")).toHaveText("$39");
 });
 
 test("the mode is kept in the URL", async ({ page }) => {

@@ -3,6 +3,7 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useTheme } from "next-themes";
 import { useEffect, useState } from "react";
+import { ChoiceInput } from "@/components/ui/choice-input";
 
 const options = [
   { value: "light", label: "Light", Icon: Sun },
@@ -29,7 +30,7 @@ export function ThemeSwitcher() {
           title={label}
           className="relative grid size-7 cursor-pointer place-items-center rounded-full text-muted-foreground transition-colors hover:text-foreground has-[:checked]:bg-muted has-[:checked]:text-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
         >
-          <input
+          <ChoiceInput
             type="radio"
             name="theme"
             value={value}

@@ -4,6 +4,18 @@ import { type Ref, type RefCallback, useCallback, useLayoutEffect, useRef } from
 
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
+/** Puts `el` in `node` and in the caller's own ref. */
+function useBothRefs<T extends HTMLElement>(node: { current: T | null }, ref?: Ref<T>): RefCallback<T> {
+  return useCallback(
+    (el: T | null) => {
+      node.current = el;
+      if (typeof ref === "function") return ref(el);
+      if (ref) ref.current = el;
+    },
+    [node, ref],
+  );
+}
+
 /**
  * Keeps what a person typed into a server-rendered text control before React hydrated it.
  *
@@ -27,14 +39,30 @@ export function useEarlyInput<T extends TextControl>(value: unknown, ref?: Ref<T
       replayTyping(el, String(first));
     }
   }, []);
-  return useCallback(
-    (el: T | null) => {
-      node.current = el;
-      if (typeof ref === "function") return ref(el);
-      if (ref) ref.current = el;
-    },
-    [ref],
-  );
+  return useBothRefs(node, ref);
+}
+
+/**
+ * The same for a radio button or checkbox clicked before hydration: its DOM state differs from the
+ * `checked` React rendered, and since a second click on a checked radio fires nothing, the control
+ * would stay stuck. Pass the rendered `checked` (`undefined` when uncontrolled).
+ */
+export function useEarlyCheck(checked: boolean | undefined, ref?: Ref<HTMLInputElement>) {
+  const node = useRef<HTMLInputElement | null>(null);
+  const rendered = useRef(checked);
+  useLayoutEffect(() => {
+    const el = node.current;
+    const first = rendered.current;
+    if (!el || first === undefined || el.checked === first) return;
+    // A radio another one in its group displaced has nothing to report; the chosen one does.
+    if (el.type === "radio" && !el.checked) return;
+    // Through the element's own setter React records the rendered state; the click (a real event,
+    // which checks a radio and toggles a checkbox) brings back what the person chose, and React,
+    // seeing it differ, calls `onChange`.
+    el.checked = first;
+    el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+  }, []);
+  return useBothRefs(node, ref);
 }
 
 /**

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { refreshViewer } from "@/components/shell/viewer-store";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -52,7 +53,7 @@ export function FactorTwoForm({ redirectUrl }: { redirectUrl?: string }) {
         )}
       </Field>
       <label className="mb-2 flex items-center gap-2 text-sm">
-        <input
+        <ChoiceInput
           type="checkbox"
           checked={trustDevice}
           onChange={(event) => setTrustDevice(event.target.checked)}

@@ -1,4 +1,5 @@
 import type * as React from "react";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { cn } from "@/lib/utils";
 
 /** A small radio group drawn as a segmented control. */
@@ -29,7 +30,7 @@ export function Segmented<T extends string>({
               value === o.value && "bg-background text-foreground shadow-sm",
             )}
           >
-            <input
+            <ChoiceInput
               type="radio"
               name={name}
               value={o.value}

@@ -4,6 +4,7 @@ import { CreditCard, Lock } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -194,7 +195,7 @@ export function CheckoutForm({
             {country ? "" : ", before tax"}.
           </p>
           <div className="mt-4 flex items-center gap-2">
-            <input
+            <ChoiceInput
               id={selectId}
               type="checkbox"
               checked={inclusive}

@@ -10,6 +10,7 @@ import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -328,7 +329,7 @@ function PlanStep({ data }: { data: OnboardingData }) {
         <legend className="sr-only">Billing interval</legend>
         {(["monthly", "yearly"] as const).map((value) => (
           <label key={value} className="flex items-center gap-2">
-            <input
+            <ChoiceInput
               type="radio"
               name="interval"
               checked={interval === value}

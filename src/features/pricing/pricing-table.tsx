@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useId, useMemo, useState } from "react";
 import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Button } from "@/components/ui/button";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import type { BillingInterval, FeatureRow, Plan } from "@/core/billing/plans";
 import { cn } from "@/lib/utils";
 import type { CurrencyPrices } from "./prices";
@@ -56,7 +57,7 @@ export function PricingTable({
                 interval === value && "bg-background text-foreground shadow-sm",
               )}
             >
-              <input
+              <ChoiceInput
                 type="radio"
                 name="interval"
                 value={value}
