@@ -23,3 +23,22 @@ export function rankOption(value: string, search: string, keywords: readonly str
   if (words.includes(s)) return 0.4;
   return 0;
 }
+
+/**
+ * A closed select's typeahead for one printable key, as a native select does it: the next option
+ * after the chosen one (wrapping round) whose label starts with that letter, or none.
+ */
+export function nextByLetter<T extends { readonly value: string; readonly label: string }>(
+  options: readonly T[],
+  current: string,
+  key: string,
+): T | undefined {
+  if ([...key].length !== 1 || !key.trim()) return undefined;
+  const letter = key.toLocaleLowerCase();
+  const start = options.findIndex((o) => o.value === current);
+  for (let step = 1; step <= options.length; step++) {
+    const option = options[(start + step + options.length) % options.length];
+    if (option?.label.toLocaleLowerCase().startsWith(letter)) return option;
+  }
+  return undefined;
+}

@@ -3,6 +3,7 @@
 import { ChevronDown } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { cn } from "@/lib/utils";
+import { nextByLetter } from "./combobox-rank";
 import { pickerTriggerClass, type SimpleSelectProps, useDeferredPicker } from "./deferred-picker";
 import { controlClass } from "./input";
 
@@ -66,7 +67,12 @@ export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
           if (OPEN_KEYS.includes(e.key)) {
             e.preventDefault();
             rouse({ open: true, focus: true });
-          } else rouse({ focus: true });
+            return;
+          }
+          // Typeahead, as on the real trigger: a letter picks the next option it starts with.
+          const match = e.ctrlKey || e.metaKey || e.altKey ? undefined : nextByLetter(options, value, e.key);
+          if (match) props.onValueChange(match.value);
+          rouse({ focus: true });
         }}
       >
         <span style={{ pointerEvents: "none" }}>{chosen ? chosen.label : (placeholder ?? "")}</span>
