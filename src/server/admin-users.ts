@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { PlatformRole } from "@/core/auth/roles";
 import { type AuditActor, writeAudit } from "./audit";
-import type { Db } from "./db/client";
+import type { Db, Tx } from "./db/client";
 import { member, organization, session, user } from "./db/schema";
 
 /**
@@ -121,7 +121,6 @@ export async function listOrganizationChoices(db: Db) {
 
 export type AdminOutcome = { ok: true; message: string } | { ok: false; error: string };
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Target = typeof user.$inferSelect;
 
 export const SELF_ERROR = "You cannot do that to your own account.";

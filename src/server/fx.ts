@@ -4,10 +4,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { RateTable } from "@/core/money/fx";
 import type { ParsedRates, RateIssue, RatesSource } from "@/core/money/rates";
 import { type AuditActor, writeAudit } from "./audit";
-import type { Db } from "./db/client";
+import type { Db, Tx } from "./db/client";
 import { fxRateHistory, fxRates, fxRatesVersion } from "./db/schema";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The instance's FX table (base EUR), rates as exact decimal strings, read from the database now.

@@ -7,7 +7,7 @@ import { addPeriod } from "@/core/billing/subscription";
 import { toDecimalString } from "@/core/money";
 import type { RateTable } from "@/core/money/fx";
 import { canonicalJson, RECEIPT_TYPE, RECEIPT_VERSION, type ReceiptPayload } from "@/core/receipts/receipt";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { orders, organization, payments, receipts, subscriptions } from "../db/schema";
 import type { ChargeResult, PaymentProvider } from "../payments/provider";
 import { currentSigningKey, signBytes } from "./receipt-keys";
@@ -30,7 +30,6 @@ export type CheckoutOutcome =
   | { status: "pending"; orderId: string; reason: string }
   | { status: "invalid"; message: string };
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type OrderRow = typeof orders.$inferSelect;
 type SigningKey = Awaited<ReturnType<typeof currentSigningKey>>;
 /** A settlement's outcome, and whether this call changed the order (false: it was already settled). */
