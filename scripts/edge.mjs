@@ -124,7 +124,12 @@ function stripFromArgument(headers, name) {
  */
 function watchAnswer(req, res, client, { refusals, anonymous }) {
   const url = req.url ?? "/";
-  const key = refusalKey(req);
+  // As the request arrived (Next.js may rewrite req.url); the key is only computed for a marked 429.
+  const arrived = {
+    method: req.method,
+    url,
+    headers: { authorization: req.headers.authorization, cookie: req.headers.cookie },
+  };
   const anonymousRead = isAnonymousRead(req);
   const writeHead = res.writeHead;
   res.writeHead = function (statusCode, ...rest) {
@@ -150,7 +155,7 @@ function watchAnswer(req, res, client, { refusals, anonymous }) {
     stripFromArgument(argHeaders, EDGE_ANONYMOUS_HEADER);
     if (refusal !== undefined && statusCode === 429) {
       const retryAfter = Number(headerValue(res.getHeader("retry-after") ?? fromArg("retry-after")));
-      refusals.remember(client, key, Number(refusal), retryAfter);
+      refusals.remember(client, refusalKey(arrived), Number(refusal), retryAfter);
     }
     if (marked === "1" && anonymousRead && statusCode === 200) {
       const headers = { ...res.getHeaders() };
