@@ -158,6 +158,8 @@ for (const target of targets) {
     `${ok ? "ok  " : "SLOW"} ${target.name.padEnd(18)} ${fmt(r.sent / seconds).padStart(6)} req/s  ${statuses.padEnd(22)}` +
       ` health p50 ${fmt(r.healthP50).padStart(4)} p99 ${fmt(r.healthP99).padStart(5)} max ${fmt(r.healthMax).padStart(5)} ms` +
       `  rss ${fmt(r.peakRssMb).padStart(4)} MB  cpu ${fmt(r.cpuSeconds, 2)} s` +
+      // Server CPU per flood request: unlike health latency, barely moved by other load on the machine.
+      (r.sent > 0 ? `  ${fmt((r.cpuSeconds * 1e6) / r.sent).padStart(5)} µs/req` : "") +
       (r.healthFailures > 0 ? `  health not 200: ${r.healthFailures}x` : ""),
   );
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AnonymousAnswers, RefusalMemory } from "./edge-memory.mjs";
 import type { PageCache } from "./page-cache.mjs";
 import type { ClientGate } from "./request-guard.mjs";
 
@@ -17,4 +18,4 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export function createEdgeHandler(
   handle: (req: IncomingMessage, res: ServerResponse) => unknown,
   options?: Partial<Omit<ServerConfig, "port" | "host">> & { pageCache?: PageCache },
-): Handler & { gate: ClientGate };
+): Handler & { gate: ClientGate; memory: { refusals: RefusalMemory; anonymous: AnonymousAnswers } };

@@ -3,13 +3,18 @@
  * around Next.js's own (`handle`), so it can be run on a real HTTP server in tests:
  * - the client's address pinned into X-Forwarded-For (socket, or TRUST_PROXY proxies back);
  * - X-Forwarded-Host/Proto pinned, HSTS for an https APP_URL;
- * - refusals decided from the headers alone (oversized body, malformed Origin, cross-origin server
- *   action), answered at once with the connection closed, before any body is read;
+ * - refusals decided from the headers alone (a body over its route's cap, malformed Origin,
+ *   cross-origin server action), answered at once with the connection closed, before any body is read;
+ * - answers the app has already given and marked as repeatable (edge-memory.mjs): a 429 keyed on the
+ *   client alone, while it holds, and the answer to a credential-less GET such as "nobody is signed
+ *   in"; the private marker headers are stripped from every response;
  * - whole-page answers from the page cache (page-cache.mjs: /pricing per FX version);
  * - a per-client gate (ClientGate): one client's flood cannot fill the event loop; `/api/health`
  *   and build assets bypass it.
  */
+import { EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "../src/core/http/edge-contract.mjs";
 import { clientAddress } from "./client-address.mjs";
+import { AnonymousAnswers, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory.mjs";
 import {
   bypassesGate,
   ClientGate,
@@ -87,6 +92,111 @@ function answer(res, status, code, message, headers = {}) {
   return JSON.stringify({ error: { code, message } });
 }
 
+/** Bodies up to this are read and dropped by Node after an early answer; larger ones close. */
+const DRAIN_BYTES = 64 * 1024;
+
+/** Answers without the app; a request body that is large or of unknown length closes the connection. */
+function answerEarly(req, res, status, headers, body) {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  const close = declared > DRAIN_BYTES || req.headers["transfer-encoding"] !== undefined;
+  res.writeHead(status, close ? { ...headers, connection: "close" } : headers);
+  res.end(body, close ? () => req.socket.destroySoon?.() : undefined);
+}
+
+const headerValue = (value) => (Array.isArray(value) ? value[0] : value);
+
+/** Removes `name` from headers passed to writeHead (an object, or a flat [name, value, …] array). */
+function stripFromArgument(headers, name) {
+  if (Array.isArray(headers)) {
+    for (let i = headers.length - 2; i >= 0; i -= 2) {
+      if (String(headers[i]).toLowerCase() === name) headers.splice(i, 2);
+    }
+    return;
+  }
+  if (headers && typeof headers === "object") {
+    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
+  }
+}
+
+/**
+ * Watches the app's answer to `req`: strips the private marker headers, and records a marked 429
+ * in `refusals` and a marked anonymous answer in `anonymous`.
+ */
+function watchAnswer(req, res, client, { refusals, anonymous }) {
+  const url = req.url ?? "/";
+  // As the request arrived (Next.js may rewrite req.url); the key is only computed for a marked 429.
+  const arrived = {
+    method: req.method,
+    url,
+    headers: { authorization: req.headers.authorization, cookie: req.headers.cookie },
+  };
+  const anonymousRead = isAnonymousRead(req);
+  const writeHead = res.writeHead;
+  res.writeHead = function (statusCode, ...rest) {
+    res.writeHead = writeHead;
+    const last = rest[rest.length - 1];
+    const argHeaders = typeof last === "object" ? last : undefined;
+    const fromArg = (name) => {
+      if (Array.isArray(argHeaders)) {
+        for (let i = 0; i < argHeaders.length; i += 2) {
+          if (String(argHeaders[i]).toLowerCase() === name) return argHeaders[i + 1];
+        }
+        return undefined;
+      }
+      if (!argHeaders) return undefined;
+      const found = Object.keys(argHeaders).find((k) => k.toLowerCase() === name);
+      return found === undefined ? undefined : argHeaders[found];
+    };
+    const refusal = headerValue(res.getHeader(EDGE_REFUSAL_HEADER) ?? fromArg(EDGE_REFUSAL_HEADER));
+    const marked = headerValue(res.getHeader(EDGE_ANONYMOUS_HEADER) ?? fromArg(EDGE_ANONYMOUS_HEADER));
+    res.removeHeader(EDGE_REFUSAL_HEADER);
+    res.removeHeader(EDGE_ANONYMOUS_HEADER);
+    stripFromArgument(argHeaders, EDGE_REFUSAL_HEADER);
+    stripFromArgument(argHeaders, EDGE_ANONYMOUS_HEADER);
+    if (refusal !== undefined && statusCode === 429) {
+      const retryAfter = Number(headerValue(res.getHeader("retry-after") ?? fromArg("retry-after")));
+      refusals.remember(client, refusalKey(arrived), Number(refusal), retryAfter);
+    }
+    if (marked === "1" && anonymousRead && statusCode === 200) {
+      const headers = { ...res.getHeaders() };
+      if (argHeaders && !Array.isArray(argHeaders)) {
+        for (const [name, value] of Object.entries(argHeaders)) headers[name.toLowerCase()] = value;
+      }
+      captureBody(res, anonymous.maxBytes, (body) => anonymous.set(url, statusCode, headers, body));
+    }
+    return writeHead.call(this, statusCode, ...rest);
+  };
+}
+
+/** Collects what is written to `res` (up to `max` bytes), then calls `done(body)` once it ended. */
+function captureBody(res, max, done) {
+  const chunks = [];
+  let size = 0;
+  const keep = (chunk, encoding) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function" || size > max) return;
+    const buffer = Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === "string"
+        ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8")
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    size += buffer.length;
+    if (size <= max) chunks.push(Buffer.from(buffer));
+  };
+  const write = res.write;
+  const end = res.end;
+  res.write = function (chunk, encoding, ...rest) {
+    keep(chunk, encoding);
+    return write.call(this, chunk, encoding, ...rest);
+  };
+  res.end = function (chunk, encoding, ...rest) {
+    keep(chunk, encoding);
+    res.write = write;
+    res.end = end;
+    if (size <= max) res.once("finish", () => done(Buffer.concat(chunks)));
+    return end.call(this, chunk, encoding, ...rest);
+  };
+}
+
 /**
  * The request handler: `next(req, res)` is Next.js's (or, in tests, any handler); `pageCache`
  * (scripts/page-cache.mjs) answers the pages it holds without Next.js.
@@ -98,6 +208,7 @@ export function createEdgeHandler(
   const handle = pageCache ? pageCache.wrap(next) : next;
   const hsts = hstsHeader(appUrl);
   const gate = new ClientGate({ maxActive: clientMaxActive, maxQueued: clientMaxQueued });
+  const memory = { refusals: new RefusalMemory(), anonymous: new AnonymousAnswers() };
   const handler = (req, res) => {
     const forwarded = req.headers["x-forwarded-for"];
     const client = clientAddress(
@@ -108,7 +219,7 @@ export function createEdgeHandler(
     req.headers["x-forwarded-for"] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-    const refusal = refuseRequest(req.headers);
+    const refusal = refuseRequest(req.headers, req.url ?? "/");
     if (refusal) {
       // Closing the connection: an unread body (say 100 MB) is then never received and discarded.
       const body = answer(res, refusal.status, refusal.code, refusal.message, { connection: "close" });
@@ -119,6 +230,30 @@ export function createEdgeHandler(
       handle(req, res);
       return;
     }
+    const retryAfter = memory.refusals.refused(client, req);
+    if (retryAfter > 0) {
+      const body = JSON.stringify({
+        error: { code: "rate_limited", message: `Too many requests. Try again in ${retryAfter} s.` },
+      });
+      answerEarly(
+        req,
+        res,
+        429,
+        {
+          "content-type": "application/json",
+          "cache-control": "no-store",
+          "retry-after": String(retryAfter),
+        },
+        body,
+      );
+      return;
+    }
+    const stored = isAnonymousRead(req) ? memory.anonymous.get(req.url ?? "/") : undefined;
+    if (stored) {
+      answerEarly(req, res, stored.status, stored.headers, stored.body);
+      return;
+    }
+    watchAnswer(req, res, client, memory);
     const cancel = gate.admit(client, (release) => {
       res.once("close", release);
       handle(req, res);
@@ -136,5 +271,6 @@ export function createEdgeHandler(
     res.once("close", cancel);
   };
   handler.gate = gate;
+  handler.memory = memory;
   return handler;
 }

@@ -1,9 +1,17 @@
-import { Agent, createServer, request, type Server, type ServerResponse } from "node:http";
+import {
+  Agent,
+  createServer,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
 // server.mjs's request handler on a real HTTP server, with a stand-in for Next.js (issue 14: one
 // client's flood must not hold up another client).
+import { BODY_CAPS, EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "../src/core/http/edge-contract.mjs";
 import { createEdgeHandler, readServerConfig } from "./edge.mjs";
 
 type Answer = { status: number; body: string };
@@ -125,6 +133,169 @@ describe("the per-client gate on a real server", () => {
     });
     expect(answer.status).toBe(413);
     expect(started).toEqual([]);
+  });
+});
+
+type Sent = { status: number; body: string; headers: Record<string, string | string[] | undefined> };
+
+function send(
+  port: number,
+  path: string,
+  options: { from?: string; method?: string; headers?: Record<string, string | number>; body?: string } = {},
+): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: options.method ?? "GET",
+        localAddress: options.from ?? "127.0.0.1",
+        headers: options.headers,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/**
+ * A stand-in for Next.js that answers like the app: `/limited` is refused 429 with the edge marker
+ * (a refusal keyed on the client alone), `/unmarked` 429 without it, `/api/me` "null" marked as the
+ * anonymous answer when the request carries no credentials.
+ */
+async function startApp() {
+  const started: string[] = [];
+  const next = (req: IncomingMessage, res: ServerResponse) => {
+    started.push(`${req.headers["x-forwarded-for"]} ${req.method} ${req.url}`);
+    if (req.url?.startsWith("/limited")) {
+      res.setHeader("content-type", "application/json");
+      res.setHeader("retry-after", "42");
+      res.setHeader(EDGE_REFUSAL_HEADER, "5000");
+      res.statusCode = 429;
+      res.end(JSON.stringify({ error: { code: "rate_limited", message: "app" } }));
+    } else if (req.url === "/unmarked") {
+      res.writeHead(429, { "retry-after": "42" });
+      res.end("no");
+    } else if (req.url === "/api/me") {
+      const anonymous = !req.headers.cookie && !req.headers.authorization;
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "cache-control": "private, no-store",
+        "x-content-type-options": "nosniff",
+        ...(anonymous ? { [EDGE_ANONYMOUS_HEADER]: "1" } : {}),
+      });
+      res.write(anonymous ? "nu" : '{"user"');
+      res.end(anonymous ? "ll" : ":1}");
+    } else res.end("ok");
+  };
+  server = createServer(createEdgeHandler(next, { clientMaxActive: 4, clientMaxQueued: 4 }));
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { port, started };
+}
+
+describe("answers the edge gives without the app", () => {
+  it("refuses a body over its route's cap (not only over the global one) in the API's error shape", async () => {
+    const { port, started } = await startApp();
+    for (const [path, cap] of [
+      ["/api/v1/calculate", BODY_CAPS.calculate],
+      ["/api/auth/update-user", BODY_CAPS.auth],
+      ["/api/views", BODY_CAPS.pageView],
+    ] as const) {
+      const answer = await send(port, path, {
+        method: "POST",
+        headers: { "content-length": cap + 1, "content-type": "application/json" },
+        body: "x".repeat(cap + 1),
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: "payload_too_large", message: `The request body must be at most ${cap} bytes.` },
+      });
+    }
+    expect(started).toEqual([]);
+    // At the cap, the request reaches the app (which still counts the bytes it reads).
+    const atCap = await send(port, "/api/views", {
+      method: "POST",
+      headers: { "content-length": BODY_CAPS.pageView },
+      body: "x".repeat(BODY_CAPS.pageView),
+    });
+    expect(atCap.status).toBe(200);
+    expect(started).toEqual(["127.0.0.1 POST /api/views"]);
+  });
+
+  it("repeats a marked 429 for the same client, method, path and credentials until it lapses", async () => {
+    const { port, started } = await startApp();
+    const first = await send(port, "/limited?a=1", { method: "POST", body: "{}" });
+    expect(first.status).toBe(429);
+    expect(first.headers[EDGE_REFUSAL_HEADER]).toBeUndefined(); // the marker never leaves the server
+    expect(started).toHaveLength(1);
+
+    // Same client and request (any query): answered by the edge, with the app's Retry-After.
+    const again = await send(port, "/limited?b=2", { method: "POST", body: "{}" });
+    expect(again.status).toBe(429);
+    expect(Number(again.headers["retry-after"])).toBeGreaterThan(40);
+    expect(JSON.parse(again.body)).toMatchObject({ error: { code: "rate_limited" } });
+    expect(started).toHaveLength(1);
+
+    // Another client, another path, another method, or other credentials: the app decides.
+    await send(port, "/limited", { method: "POST", from: "127.0.0.2" });
+    await send(port, "/other", { method: "POST" });
+    await send(port, "/limited", { method: "GET" });
+    await send(port, "/limited", { method: "POST", headers: { authorization: "Bearer k" } });
+    await send(port, "/limited", { method: "POST", headers: { cookie: "s=1" } });
+    expect(started.slice(1)).toEqual([
+      "127.0.0.2 POST /limited",
+      "127.0.0.1 POST /other",
+      "127.0.0.1 GET /limited",
+      "127.0.0.1 POST /limited",
+      "127.0.0.1 POST /limited",
+    ]);
+
+    // The app's hold (5 s here) ends it: then the app is asked again.
+    const handler = server?.listeners("request")[0] as ReturnType<typeof createEdgeHandler>;
+    for (const keys of handler.memory.refusals.clients.values()) {
+      for (const known of keys.values()) (known as { until: number }).until = performance.now() - 1;
+    }
+    await send(port, "/limited", { method: "POST" });
+    expect(started).toHaveLength(7);
+  });
+
+  it("does not repeat a 429 the app did not mark", async () => {
+    const { port, started } = await startApp();
+    expect((await send(port, "/unmarked")).status).toBe(429);
+    expect((await send(port, "/unmarked")).status).toBe(429);
+    expect(started).toHaveLength(2);
+  });
+
+  it("gives the app's marked anonymous answer to credential-less reads, and only to them", async () => {
+    const { port, started } = await startApp();
+    const first = await send(port, "/api/me");
+    expect(first).toMatchObject({ status: 200, body: "null" });
+    expect(first.headers[EDGE_ANONYMOUS_HEADER]).toBeUndefined();
+    const again = await send(port, "/api/me");
+    expect(again).toMatchObject({ status: 200, body: "null" });
+    expect(again.headers).toMatchObject({
+      "content-type": "application/json",
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    });
+    expect(again.headers[EDGE_ANONYMOUS_HEADER]).toBeUndefined();
+    expect(started).toEqual(["127.0.0.1 GET /api/me"]);
+
+    // A cookie or an Authorization header, or another URL, goes to the app.
+    expect((await send(port, "/api/me", { headers: { cookie: "s=1" } })).body).toBe('{"user":1}');
+    expect((await send(port, "/api/me", { headers: { authorization: "Bearer k" } })).body).toBe('{"user":1}');
+    await send(port, "/api/me?x=1");
+    expect(started).toHaveLength(4);
   });
 });
 

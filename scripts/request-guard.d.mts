@@ -6,7 +6,9 @@ export function pinForwardedHeaders(
 ): IncomingHttpHeaders;
 export function refuseRequest(
   headers: IncomingHttpHeaders,
+  url?: string,
 ): { status: number; code: string; message: string } | null;
+export function pathOf(url: string): string;
 export const MAX_REQUEST_BYTES: number;
 export const DEFAULT_CLIENT_MAX_ACTIVE: number;
 export const DEFAULT_CLIENT_MAX_QUEUED: number;

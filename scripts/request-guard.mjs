@@ -4,14 +4,17 @@
  * they can be unit-tested.
  */
 
+import { bodyCapFor, MAX_REQUEST_BYTES } from "../src/core/http/edge-contract.mjs";
+
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
 /**
  * No endpoint accepts more than this (the largest is a 10 MB replay envelope on /monitoring); each
- * route caps its own body far lower. A declared Content-Length above it is refused here, before
- * Next.js, and the connection closed so the rest of the body is never read.
+ * route caps its own body far lower (`bodyCapFor`, src/core/http/edge-contract.mjs, shared with the
+ * route handlers). A declared Content-Length above the route's cap is refused here, before Next.js,
+ * and the connection closed so the rest of the body is never read.
  */
-export const MAX_REQUEST_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+export { MAX_REQUEST_BYTES };
 
 /** Per-client requests handed to Next.js at once, and waiting beyond those (see ClientGate). */
 export const DEFAULT_CLIENT_MAX_ACTIVE = 4;
@@ -54,16 +57,22 @@ export function pinForwardedHeaders(headers, { trustProxy, appUrl }) {
 
 /**
  * Refusals decided from the headers alone, as `{ status, code, message }`, or null:
- * - a declared body larger than any endpoint accepts;
+ * - a declared body larger than the route's cap (`url`: the request's path and query; without it,
+ *   larger than any endpoint accepts);
  * - an Origin that is not a URL (Next.js would throw `TypeError: Invalid URL` and answer 500);
  * - a server action whose Origin is another host than the one this request reached (Next.js
  *   refuses those too, but with a 500).
  * Call after pinForwardedHeaders.
  */
-export function refuseRequest(headers) {
+export function refuseRequest(headers, url) {
   const declared = Number(headers["content-length"] ?? 0);
-  if (declared > MAX_REQUEST_BYTES) {
-    return { status: 413, code: "payload_too_large", message: "The request body is too large." };
+  const cap = url === undefined ? MAX_REQUEST_BYTES : bodyCapFor(pathOf(url));
+  if (declared > cap) {
+    return {
+      status: 413,
+      code: "payload_too_large",
+      message: `The request body must be at most ${cap} bytes.`,
+    };
   }
   const origin = headers.origin;
   if (typeof origin !== "string" || origin === "" || origin === "null") return null;
@@ -84,6 +93,12 @@ export function refuseRequest(headers) {
     }
   }
   return null;
+}
+
+/** The path of a request target (`/a/b?c` → `/a/b`). */
+export function pathOf(url) {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Strict-Transport-Security for an https APP_URL (two years, subdomains included), else null. */

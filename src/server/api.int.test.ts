@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { createTestDatabase } from "../../tests/support/db";
 
 // guardApi runs for real against a test database; only the process-wide database is the test's.
@@ -41,8 +42,28 @@ describe("the keyed API gate", () => {
     const refused = await guardApi(keyed(guess(), "203.0.113.9"));
     expect("response" in refused && refused.response.status).toBe(429);
     expect("response" in refused && refused.response.headers.get("Retry-After")).toMatch(/^\d+$/);
+    // The refusal is keyed on the client alone: the edge is told how long it holds (at most 10 s).
+    const hold = Number("response" in refused && refused.response.headers.get(EDGE_REFUSAL_HEADER));
+    expect(hold).toBeGreaterThan(0);
+    expect(hold).toBeLessThanOrEqual(10_000);
     // Another client is not affected.
     h.db = t.db;
     expect(await statusOf(keyed(guess(), "198.51.100.7"))).toBe(401);
+  });
+});
+
+describe("the anonymous API limit", () => {
+  it("marks its 429 for the edge only once the window is full", async () => {
+    const { ANONYMOUS_API_LIMIT } = await import("./api");
+    const anonymous = () =>
+      new Request("http://localhost/api/v1/convert", { headers: { "x-forwarded-for": "192.0.2.77" } });
+    for (let i = 0; i < ANONYMOUS_API_LIMIT.limit; i++) {
+      const gate = await guardApi(anonymous());
+      expect("caller" in gate).toBe(true);
+    }
+    const refused = await guardApi(anonymous());
+    if (!("response" in refused)) throw new Error("expected a refusal");
+    expect(refused.response.status).toBe(429);
+    expect(Number(refused.response.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
   });
 });

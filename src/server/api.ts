@@ -1,12 +1,13 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
+import { EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
 import { shortErrorLine } from "./db/errors";
 import { isOutage } from "./health";
-import { knownRefusal, limitRequest } from "./rate-limit";
+import { knownRefusal, limitRequest, type RateLimitDecision } from "./rate-limit";
 import { BodyTooLarge, readBodyCapped } from "./read-body";
 
 /** `{ "error": { "code", "message", ... } }` with the given status: the API's one error shape. */
@@ -30,9 +31,16 @@ function clientAddress(request: Request): string {
   return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
 }
 
-function tooManyRequests(retryAfterSeconds: number): Response {
+/**
+ * 429 for a refusal keyed on the client's address alone. It also tells the custom server's edge how
+ * long the refusal holds (scripts/edge.mjs strips the header), so that client's same request is
+ * answered there, without Next.js, until then: a flood of refused requests costs almost nothing.
+ */
+export function tooManyRequests(decision: Extract<RateLimitDecision, { allowed: false }>): Response {
+  const { retryAfterSeconds, holdsForMs } = decision;
   const response = apiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`);
   response.headers.set("Retry-After", String(retryAfterSeconds));
+  if (holdsForMs > 0) response.headers.set(EDGE_REFUSAL_HEADER, String(holdsForMs));
   return response;
 }
 
@@ -42,7 +50,24 @@ export async function limitAnonymousApi(request: Request): Promise<Response | nu
     { bucket: "api-anonymous", ...ANONYMOUS_API_LIMIT },
     hashClient(clientAddress(request)),
   );
-  return decision.allowed ? null : tooManyRequests(decision.retryAfterSeconds);
+  return decision.allowed ? null : tooManyRequests(decision);
+}
+
+/**
+ * Marks `response` as the answer every credential-less GET of this URL gets, when `request` was one
+ * (no Cookie, no Authorization header) and the answer sets no cookie: the custom server's edge then
+ * repeats it for a while without Next.js (scripts/edge.mjs), e.g. "nobody is signed in" to a flood
+ * of anonymous session reads. Any other request or answer is returned unmarked.
+ */
+export function anonymousAnswer(request: Request, response: Response): Response {
+  const anonymous =
+    request.method === "GET" &&
+    !request.headers.has("cookie") &&
+    !request.headers.has("authorization") &&
+    response.status === 200 &&
+    !response.headers.has("set-cookie");
+  if (anonymous) response.headers.set(EDGE_ANONYMOUS_HEADER, "1");
+  return response;
 }
 
 export const UNAVAILABLE_MESSAGE = "Abacus is temporarily unavailable. Try again in a moment.";
@@ -124,11 +149,11 @@ export async function guardApi(request: Request): Promise<{ response: Response }
   // refused from memory before any lookup.
   const client = hashClient(clientAddress(request));
   const guessing = knownRefusal(INVALID_KEY_LIMIT, client);
-  if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing.retryAfterSeconds) };
+  if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing) };
   const decision = await consumeKeyedCall(getDb(), secret);
   if (!decision.ok && decision.status === 401) {
     const counted = await limitRequest(getDb(), INVALID_KEY_LIMIT, client);
-    if (!counted.allowed) return { response: tooManyRequests(counted.retryAfterSeconds) };
+    if (!counted.allowed) return { response: tooManyRequests(counted) };
   }
   if (!decision.ok) {
     const response = apiError(decision.status, decision.code, decision.message);

@@ -15,7 +15,16 @@ export const RATE_LIMIT_PRUNE_EVERY = 500n;
 export const MAX_RATE_LIMIT_COST = 1000;
 export type RateLimitDecision =
   | { allowed: true; remaining: number }
-  | { allowed: false; retryAfterSeconds: number };
+  | {
+      allowed: false;
+      retryAfterSeconds: number;
+      /**
+       * How long (ms) this refusal is certain to hold for any request of the subject: the window is
+       * full, so nothing fits until its oldest event expires (capped at MAX_REMEMBER_MS, so the
+       * database is asked again within 10 s). 0 when a smaller request might still fit.
+       */
+      holdsForMs: number;
+    };
 
 // ---- The per-instance pre-check -----------------------------------------------------------------
 // When PostgreSQL refuses a subject, it stays over the limit at least until the oldest event in its
@@ -56,7 +65,11 @@ export function knownRefusal(rule: RateLimitRule, subject: string): RateLimitDec
     refusedUntil.delete(key);
     return null;
   }
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((refusal.retryAt - now) / 1000)) };
+  return {
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((refusal.retryAt - now) / 1000)),
+    holdsForMs: Math.floor(refusal.recheckAt - now),
+  };
 }
 
 function rememberRefusal(key: string, refusal: Refusal) {
@@ -127,14 +140,14 @@ export async function consumeRateLimit(
   const count = row?.count ?? 0;
   if (count + cost > rule.limit) {
     const retryAfterMs = Math.max(0, row?.retryAfterMs ?? 0);
+    let holdsForMs = 0;
     // Remember only a subject whose window is full: a smaller request might still fit otherwise.
     if (count >= rule.limit && retryAfterMs > 0) {
-      rememberRefusal(keyOf(rule, subject), {
-        recheckAt: startedAt + Math.min(retryAfterMs, MAX_REMEMBER_MS),
-        retryAt: startedAt + retryAfterMs,
-      });
+      const recheckAt = startedAt + Math.min(retryAfterMs, MAX_REMEMBER_MS);
+      rememberRefusal(keyOf(rule, subject), { recheckAt, retryAt: startedAt + retryAfterMs });
+      holdsForMs = Math.max(0, Math.floor(recheckAt - performance.now()));
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)), holdsForMs };
   }
   const inserted = await tx
     .insert(rateLimitEvents)

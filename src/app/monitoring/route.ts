@@ -16,11 +16,13 @@ export async function POST(request: Request) {
   return handleTunnel(request, {
     config: getMonitoringConfig(),
     db,
-    // Every stored item counts against the client's limit, not each envelope once.
+    // Every stored item counts against the client's limit, not each envelope once; an envelope past
+    // the item cap uses up the whole window's allowance.
     allowStore: async (rows) => {
       const subject = await clientSubject();
-      const decision = await limitRequest(db, REPORTS_PER_CLIENT, subject, rows);
-      return decision.allowed;
+      const cost = rows === "all" ? REPORTS_PER_CLIENT.limit : rows;
+      const decision = await limitRequest(db, REPORTS_PER_CLIENT, subject, cost);
+      return decision.allowed || decision;
     },
   });
 }

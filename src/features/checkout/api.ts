@@ -1,4 +1,5 @@
 import "server-only";
+import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { verifyReceipt } from "@/core/receipts/receipt";
 import { apiError, limitAnonymousApi } from "@/server/api";
 import { jwks, publishedKeys, toReceiptKeys } from "@/server/billing/receipt-keys";
@@ -6,7 +7,7 @@ import { getDb } from "@/server/db/client";
 import { BodyTooLarge, readBodyCapped } from "@/server/read-body";
 import { verifyReceiptBody } from "./schemas";
 
-const MAX_VERIFY_BYTES = 32 * 1024;
+const MAX_VERIFY_BYTES = BODY_CAPS.receiptVerify;
 const noStore = { "Cache-Control": "no-store" };
 
 /** GET /api/v1/receipt-keys: the JWK set (with PEMs), or `?kid=…&format=pem` for one key's PEM. */

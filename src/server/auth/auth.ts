@@ -15,6 +15,7 @@ import { consumeRateLimit } from "../rate-limit";
 import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
 import { accountSecurity, clientOf } from "./account-security";
 import { hardenAuthInput } from "./hardening";
+import { enforceInviteLimit } from "./invite-limit";
 
 export type AuthConfig = {
   baseURL: string;
@@ -99,6 +100,7 @@ export function createAuth(db: Db, config: AuthConfig) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         hardenAuthInput(ctx); // the forms' zod rules on every endpoint that writes user/org data
+        await enforceInviteLimit(db, ctx); // the plan's member cap at invite time, as the app's action
         const body = (ctx.body ?? {}) as {
           name?: unknown;
           email?: unknown;

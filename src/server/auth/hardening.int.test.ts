@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EDGE_ANONYMOUS_HEADER } from "@/core/http/edge-contract.mjs";
 import { createTestDatabase } from "../../../tests/support/db";
 import { member, organization, user } from "../db/schema";
 import { createAuth } from "./auth";
@@ -155,6 +156,20 @@ describe("session tokens", () => {
     const sessions = (await list.json()) as Record<string, unknown>[];
     expect(sessions.length).toBeGreaterThan(0);
     for (const s of sessions) expect(s).not.toHaveProperty("token");
+  });
+
+  it("a session read without credentials is Better Auth's own null, marked for the edge to repeat", async () => {
+    const anonymous = await http("/get-session");
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.text()).toBe("null");
+    expect(anonymous.headers.get("set-cookie")).toBeNull();
+    expect(anonymous.headers.get(EDGE_ANONYMOUS_HEADER)).toBe("1");
+    // With any cookie (even one that is not a session) the answer is Better Auth's, never marked.
+    const withCookie = await http("/get-session", { cookie: "unrelated=1" });
+    expect(withCookie.headers.get(EDGE_ANONYMOUS_HEADER)).toBeNull();
+    const { cookie } = await signUp("anonymous-read@example.com");
+    const signedIn = await http("/get-session", { cookie });
+    expect(signedIn.headers.get(EDGE_ANONYMOUS_HEADER)).toBeNull();
   });
 
   it("withoutTokens removes nested token keys and keeps the rest", () => {

@@ -2,7 +2,8 @@ import "server-only";
 import { APIError } from "better-auth/api";
 import { z } from "zod";
 import { emailField, nameField, orgNameField, orgRoleField, orgSlugField } from "@/core/auth/fields";
-import { apiError, serviceUnavailable } from "../api";
+import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { anonymousAnswer, apiError, serviceUnavailable } from "../api";
 import { isOutage } from "../health";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
 
@@ -19,8 +20,8 @@ import { BodyTooLarge, readBodyCapped } from "../read-body";
  *   down answers 503 (`toApiErrorShape`).
  */
 
-/** Auth bodies are a few short fields; 64 KiB leaves room for metadata and long URLs. */
-export const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
+/** Auth bodies are a few short fields (the cap is shared with the edge: core/http/edge-contract.mjs). */
+export const AUTH_BODY_LIMIT_BYTES = BODY_CAPS.auth;
 
 const urlField = z
   .string()
@@ -189,5 +190,9 @@ export async function handleAuthHttp(
 ): Promise<Response> {
   const capped = await capAuthRequest(request);
   if (capped instanceof Response) return capped;
-  return toApiErrorShape(await stripSessionTokens(await handler(capped)));
+  const response = await toApiErrorShape(await stripSessionTokens(await handler(capped)));
+  // Better Auth's own answer to a session read without credentials ("null"): the edge may repeat it.
+  return new URL(request.url).pathname.endsWith("/get-session")
+    ? anonymousAnswer(request, response)
+    : response;
 }

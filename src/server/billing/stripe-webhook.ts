@@ -1,5 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { getEnv } from "../env";
@@ -7,7 +8,7 @@ import { readBodyCapped } from "../read-body";
 import { failPendingOrder, lockOrganizationBilling, settlePaid } from "./checkout";
 import { currentSigningKey } from "./receipt-keys";
 
-const MAX_WEBHOOK_BYTES = 256 * 1024;
+const MAX_WEBHOOK_BYTES = BODY_CAPS.stripeWebhook;
 
 /**
  * POST /api/billing/stripe-webhook. The event is used only after its signature is verified with the

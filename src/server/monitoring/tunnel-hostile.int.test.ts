@@ -1,5 +1,6 @@
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
 import { createTestDatabase } from "../../../tests/support/db";
@@ -55,8 +56,33 @@ describe("item caps on /monitoring envelopes", () => {
     expect(await stored()).toBe(0);
   });
 
+  it("charges an envelope past the cap as the client's whole allowance, and answers 429 once it is spent", async () => {
+    const charged: (number | "all")[] = [];
+    const first = await handleTunnel(post(manyItems(22_000)), {
+      ...deps,
+      allowStore: async (rows) => {
+        charged.push(rows);
+        return true;
+      },
+    });
+    expect(first.status).toBe(413);
+    // Spent: the limit's refusal comes back with its Retry-After and the hold the edge may repeat.
+    const again = await handleTunnel(post(manyItems(22_000)), {
+      ...deps,
+      allowStore: async (rows) => {
+        charged.push(rows);
+        return { retryAfterSeconds: 590, holdsForMs: 9000 };
+      },
+    });
+    expect(again.status).toBe(429);
+    expect(again.headers.get("retry-after")).toBe("590");
+    expect(again.headers.get(EDGE_REFUSAL_HEADER)).toBe("9000");
+    expect(charged).toEqual(["all", "all"]);
+    expect(await stored()).toBe(0);
+  });
+
   it("stores an envelope at the cap, in batches, counting every row against the client's limit", async () => {
-    const seen: number[] = [];
+    const seen: (number | "all")[] = [];
     const response = await handleTunnel(post(manyItems(MAX_ENVELOPE_ITEMS)), {
       ...deps,
       allowStore: async (rows) => {

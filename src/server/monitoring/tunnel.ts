@@ -1,13 +1,14 @@
 import "server-only";
 import { parseEnvelope } from "@sentry/core";
+import { BODY_CAPS, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { ingestUrl, parseDsn, sameDsn } from "@/core/monitoring/dsn";
 import type { Db } from "../db/client";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
 import { expectedDsn, type MonitoringConfig } from "./config";
 import { type EnvelopeItem, type StoreOptions, storeEvents, summarizeEnvelope } from "./store";
 
-export const EVENT_LIMIT_BYTES = 1024 * 1024;
-export const REPLAY_LIMIT_BYTES = 10 * 1024 * 1024;
+export const EVENT_LIMIT_BYTES = BODY_CAPS.monitoringEvent;
+export const REPLAY_LIMIT_BYTES = BODY_CAPS.monitoringReplay;
 /**
  * Items per envelope. The SDK sends one event with a few attachments, a session, a client report,
  * or a replay (replay_event + replay_recording): a handful. Counted before the SDK's parser runs, so
@@ -26,15 +27,28 @@ export type TunnelDeps = {
   store?: StoreOptions;
   /**
    * Called before anything is stored with the number of rows about to be stored, e.g. a per-client
-   * rate limit that counts every item; false answers 429.
+   * rate limit that counts every item; false (or the limit's refusal, whose Retry-After and edge
+   * hold are passed on) answers 429. An envelope past MAX_ENVELOPE_ITEMS is charged as `"all"`: no
+   * SDK sends one, so it uses up the client's allowance for the window.
    */
-  allowStore?: (rows: number) => Promise<boolean>;
+  allowStore?: (rows: number | "all") => Promise<boolean | StoreRefusal>;
   /** Where a failure to store is reported (one short line); console.error by default. */
   logError?: (message: string) => void;
 };
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+
+export type StoreRefusal = { retryAfterSeconds: number; holdsForMs: number };
+
+function tooManyReports(refusal: false | StoreRefusal): Response {
+  if (refusal === false) return text(429, "Too many reports", { "retry-after": "60" });
+  return text(429, "Too many reports", {
+    "retry-after": String(refusal.retryAfterSeconds),
+    // The refusal is keyed on the client alone: the edge may repeat it (scripts/edge.mjs).
+    ...(refusal.holdsForMs > 0 ? { [EDGE_REFUSAL_HEADER]: String(refusal.holdsForMs) } : {}),
+  });
+}
 
 type Parsed = { header: Record<string, unknown>; items: EnvelopeItem[] };
 
@@ -114,7 +128,11 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
     if (error instanceof BodyTooLarge) return text(413, "Envelope too large");
     return text(400, "Could not read the body");
   }
-  if (countEnvelopeItems(body) > MAX_ENVELOPE_ITEMS) return text(413, "Too many items in the envelope");
+  if (countEnvelopeItems(body) > MAX_ENVELOPE_ITEMS) {
+    const allowed = deps.allowStore ? await deps.allowStore("all") : true;
+    if (allowed !== true) return tooManyReports(allowed);
+    return text(413, "Too many items in the envelope");
+  }
   const parsed = parse(body);
   if (!parsed) return text(400, "Malformed envelope");
   // The 10 MB allowance is for replay envelopes only: every item a replay item, as the SDK sends.
@@ -132,8 +150,8 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
   const rows = summarizeEnvelope(parsed.header, parsed.items);
   if (rows.length > 0) {
     try {
-      if (deps.allowStore && !(await deps.allowStore(rows.length)))
-        return text(429, "Too many reports", { "retry-after": "60" });
+      const allowed = deps.allowStore ? await deps.allowStore(rows.length) : true;
+      if (allowed !== true) return tooManyReports(allowed);
       await storeEvents(deps.db, rows, deps.store);
     } catch (error) {
       // One short line: a failing query's text can be megabytes (it carries the parameters), and

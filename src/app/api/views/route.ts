@@ -1,3 +1,4 @@
+import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { PAGE_VIEWS_PER_CLIENT, recordPageView } from "@/server/analytics/page-views";
 import { apiError, apiRoute } from "@/server/api";
 import { clientSubject } from "@/server/client-identity";
@@ -9,7 +10,7 @@ import { BodyTooLarge, readBodyCapped } from "@/server/read-body";
 // features/monitoring/page-views.tsx. No cookie is read or set; no address or user agent is stored.
 export const dynamic = "force-dynamic";
 
-const MAX_BODY = 1024;
+const MAX_BODY = BODY_CAPS.pageView;
 
 export const POST = apiRoute(async (request: Request) => {
   // Only this site's pages send beacons; browsers mark cross-site requests.

@@ -1,3 +1,4 @@
+import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";
 import { apiCallerError, apiJson, apiRoute, guardApi, readJsonBody, withCallerHeaders } from "@/server/api";
@@ -6,14 +7,11 @@ import { loadRateTable } from "@/server/fx";
 
 export const dynamic = "force-dynamic";
 
-/** An expression is at most 10,000 characters; even fully \u-escaped JSON fits in 64 KiB. */
-const MAX_BODY_BYTES = 64 * 1024;
-
 export const POST = apiRoute(async (request: Request) => {
   const gate = await guardApi(request);
   if ("response" in gate) return gate.response;
   const { caller } = gate;
-  const body = await readJsonBody(request, MAX_BODY_BYTES, '{"expression": "1 + 2"}');
+  const body = await readJsonBody(request, BODY_CAPS.calculate, '{"expression": "1 + 2"}');
   if (!body.ok) return withCallerHeaders(body.response, caller);
   const parsed = calculateBody.safeParse(body.value);
   if (!parsed.success) {

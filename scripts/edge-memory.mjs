@@ -1,0 +1,142 @@
+/**
+ * What the edge (edge.mjs) remembers from the app's answers so that floods of requests whose answer
+ * is already known never reach Next.js (issue 14: a flood of cheap refusals or anonymous session
+ * reads cost ~2 ms of Next.js routing, web-stream adaptation and GC each, enough to hold up
+ * `/api/health`). The app decides, by private response headers the edge strips (see
+ * src/core/http/edge-contract.mjs); the edge only repeats, for a bounded time and memory:
+ * - `RefusalMemory`: a 429 the app marked as keyed on the client alone, for the same client,
+ *   method, path and credentials, while the app said it holds (at most 10 s: PostgreSQL decides);
+ * - `AnonymousAnswers`: the app's answer to a credential-less GET it marked as the same for all
+ *   such requests, for the same URL, for EDGE_ANONYMOUS_TTL_MS.
+ */
+import { createHash } from "node:crypto";
+import { EDGE_ANONYMOUS_TTL_MS } from "../src/core/http/edge-contract.mjs";
+import { pathOf } from "./request-guard.mjs";
+
+/** The longest a refusal is repeated without asking the app (and so PostgreSQL) again. */
+export const MAX_REFUSAL_HOLD_MS = 10_000;
+
+/**
+ * What a refusal is keyed on besides the client: method, path (not the query) and a digest of the
+ * credentials, so a refusal of one API key or session is never repeated for another.
+ */
+export function refusalKey(req) {
+  const { authorization = "", cookie = "" } = req.headers;
+  const credentials =
+    authorization || cookie
+      ? createHash("sha256").update(`${authorization}\n${cookie}`).digest("base64url")
+      : "";
+  return `${req.method} ${pathOf(req.url ?? "/")} ${credentials}`;
+}
+
+/** A GET with no credentials at all: the only requests an anonymous answer is given to. */
+export function isAnonymousRead(req) {
+  return req.method === "GET" && !req.headers.cookie && !req.headers.authorization;
+}
+
+export class RefusalMemory {
+  constructor({ maxClients = 10_000, maxPerClient = 16, now = () => performance.now() } = {}) {
+    this.maxClients = maxClients;
+    this.maxPerClient = maxPerClient;
+    this.now = now;
+    /** client → Map(key → { until, retryAt }) */
+    this.clients = new Map();
+  }
+
+  /** The app refused `key` of `client` for `holdMs` more ms, with `retryAfterSeconds` for the client. */
+  remember(client, key, holdMs, retryAfterSeconds) {
+    const hold = Math.min(Math.floor(holdMs), MAX_REFUSAL_HOLD_MS);
+    if (!(hold > 0)) return;
+    const now = this.now();
+    let keys = this.clients.get(client);
+    if (!keys) {
+      if (this.clients.size >= this.maxClients) this.#prune(now);
+      keys = new Map();
+      this.clients.set(client, keys);
+    }
+    keys.delete(key);
+    if (keys.size >= this.maxPerClient) keys.delete(keys.keys().next().value);
+    const retryAfterMs = Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : hold;
+    keys.set(key, { until: now + hold, retryAt: now + Math.max(hold, retryAfterMs) });
+  }
+
+  /**
+   * Seconds for Retry-After when `req` of `client` is still refused, else 0. Costs one Map lookup
+   * for a client with nothing remembered.
+   */
+  refused(client, req) {
+    const keys = this.clients.get(client);
+    if (!keys) return 0;
+    const key = refusalKey(req);
+    const known = keys.get(key);
+    if (!known) return 0;
+    const now = this.now();
+    if (known.until <= now) {
+      keys.delete(key);
+      if (keys.size === 0) this.clients.delete(client);
+      return 0;
+    }
+    return Math.max(1, Math.ceil((known.retryAt - now) / 1000));
+  }
+
+  #prune(now) {
+    for (const [client, keys] of this.clients) {
+      for (const [key, known] of keys) if (known.until <= now) keys.delete(key);
+      if (keys.size === 0) this.clients.delete(client);
+    }
+    // Still full: forget the oldest clients (their requests simply reach the app again).
+    for (const client of this.clients.keys()) {
+      if (this.clients.size < this.maxClients) break;
+      this.clients.delete(client);
+    }
+  }
+}
+
+/** Headers never replayed: they belong to one connection or one moment. */
+const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "date", "content-length"]);
+
+export class AnonymousAnswers {
+  constructor({
+    maxEntries = 32,
+    maxBytes = 4096,
+    ttlMs = EDGE_ANONYMOUS_TTL_MS,
+    now = () => performance.now(),
+  } = {}) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+    this.ttlMs = ttlMs;
+    this.now = now;
+    /** url → { status, headers, body, until } */
+    this.answers = new Map();
+  }
+
+  /** The stored answer for `url`, or undefined. */
+  get(url) {
+    const answer = this.answers.get(url);
+    if (!answer) return undefined;
+    if (answer.until <= this.now()) {
+      this.answers.delete(url);
+      return undefined;
+    }
+    return answer;
+  }
+
+  /**
+   * Keeps the app's answer for `url` (headers as from `res.getHeaders()`), unless it is too big,
+   * encoded for one client (Content-Encoding) or varies, or the table is full (first come; a flood
+   * of distinct query strings cannot grow it).
+   */
+  set(url, status, headers, body) {
+    if (body.length > this.maxBytes || headers["content-encoding"] !== undefined) return;
+    const now = this.now();
+    if (!this.answers.has(url) && this.answers.size >= this.maxEntries) {
+      for (const [key, answer] of this.answers) if (answer.until <= now) this.answers.delete(key);
+      if (this.answers.size >= this.maxEntries) return;
+    }
+    const kept = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (!HOP_HEADERS.has(name) && value !== undefined) kept[name] = value;
+    }
+    this.answers.set(url, { status, headers: kept, body, until: now + this.ttlMs });
+  }
+}
