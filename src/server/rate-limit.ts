@@ -1,9 +1,7 @@
 import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "./db/client";
+import type { Db, Tx } from "./db/client";
 import { rateLimitEvents } from "./db/schema";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type RateLimitRule = { bucket: string; limit: number; windowSeconds: number };
 
