@@ -1,5 +1,6 @@
 import "server-only";
 import { runWithAdapter } from "@better-auth/core/context";
+import type { BetterAuthOptions } from "better-auth";
 import { router } from "better-auth/api";
 import type { Auth } from "./auth";
 import { getAuth } from "./index";
@@ -27,8 +28,9 @@ export function authHttpHandler(): Promise<AuthHttpHandler> {
  */
 export async function buildAuthHttpHandler(auth: Auth): Promise<AuthHttpHandler> {
   const ctx = await auth.$context;
-  const { baseURL, trustedOrigins } = auth.options;
-  const trustedProviders = auth.options.account?.accountLinking?.trustedProviders;
+  const options: BetterAuthOptions = auth.options;
+  const { baseURL, trustedOrigins } = options;
+  const trustedProviders = options.account?.accountLinking?.trustedProviders;
   if (
     typeof baseURL !== "string" ||
     typeof trustedOrigins === "function" ||
