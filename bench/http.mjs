@@ -62,6 +62,14 @@ const ROWS = [
   { name: "GET / (static)", path: "/", blank: "static" },
   { name: "GET /pricing", path: "/pricing", blank: "static" },
   { name: "GET /docs (static)", path: "/docs", blank: "static" },
+  // As a browser asks (autocannon sends no Accept-Encoding): /docs is ~260 KB of HTML, and without
+  // compression its row measures mostly the bytes.
+  {
+    name: "GET /docs (static, gzip)",
+    path: "/docs",
+    headers: { "accept-encoding": "gzip" },
+    blank: "staticGzip",
+  },
   { name: "GET /api/health", path: "/api/health", blank: "get" },
   {
     name: "POST /api/v1/calculate (anonymous)",
@@ -82,6 +90,7 @@ const ROWS = [
 
 const BLANK = {
   static: { path: "/" },
+  staticGzip: { path: "/", headers: { "accept-encoding": "gzip" } },
   get: { path: "/api/get" },
   post: { path: "/api/post", method: "POST", body: CALC_BODY },
 };

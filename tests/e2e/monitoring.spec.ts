@@ -105,7 +105,10 @@ test("an unknown path shows the 404 page and sends no error report", async ({ pa
   const response = await page.goto(path);
   expect(response?.status()).toBe(404);
   await page.waitForLoadState("networkidle");
-  // Give the SDK time to load and flush anything it would have sent.
+  // The SDK loads at the first interaction (else only seconds later): a key press loads it now. Then
+  // give it time to start and flush anything it would have sent.
+  await page.keyboard.press("Shift");
+  await expect.poll(() => page.evaluate(() => "__SENTRY__" in window), { timeout: 10_000 }).toBe(true);
   await page.waitForTimeout(2000);
   expect(envelopes.filter((e) => hasItem(e.items, "event"))).toEqual([]);
   const sql = testSql();
@@ -130,6 +133,43 @@ test("an unknown path shows the 404 page and sends no error report", async ({ pa
       { timeout: 15_000 },
     )
     .toBe(1);
+});
+
+test("an error and a rejection thrown before the SDK has loaded are still reported", async ({ page }) => {
+  const envelopes = tunnelEnvelopes(page);
+  // Right after the load event, long before the SDK loads by itself (a few seconds later, or at the
+  // first interaction): only boot.ts's small listeners are there to catch these.
+  await page.addInitScript(() => {
+    window.addEventListener(
+      "load",
+      () => {
+        (window as unknown as { sdkAtProbe: boolean }).sdkAtProbe = "__SENTRY__" in window;
+        setTimeout(() => {
+          throw new Error("E2E early probe");
+        });
+        void Promise.reject(new Error("E2E early rejection probe"));
+      },
+      { once: true },
+    );
+  });
+  await page.goto("/pricing");
+  expect(await page.evaluate(() => (window as unknown as { sdkAtProbe: boolean }).sdkAtProbe)).toBe(false);
+  // Each probe is one event of its own (a later event also lists earlier ones among its breadcrumbs,
+  // so match the event's exception, not its whole text).
+  const exceptionsSent = () =>
+    envelopes
+      .flatMap((e) => e.items)
+      .filter(([header]) => header.type === "event")
+      .flatMap(
+        ([, payload]) =>
+          (payload as { exception?: { values?: { value?: string }[] } }).exception?.values ?? [],
+      )
+      .map((exception) => exception.value);
+  for (const probe of ["E2E early probe", "E2E early rejection probe"]) {
+    await expect
+      .poll(() => exceptionsSent().filter((value) => value === probe).length, { timeout: 15_000 })
+      .toBe(1);
+  }
 });
 
 test("a replay of a form shows none of the typed text", async ({ page }) => {

@@ -8,7 +8,10 @@ export type { MeSummary };
 
 type State = { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; me: MeSummary };
 
-let state: State = { status: "loading" };
+// One object for "loading", on the server and in the browser: after hydration React compares the
+// browser's snapshot with the server's by identity, and a fresh object would re-render every reader.
+const LOADING: State = { status: "loading" };
+let state: State = LOADING;
 const listeners = new Set<() => void>();
 let inflight: Promise<void> | null = null;
 
@@ -39,6 +42,6 @@ export function useViewer(): State {
       return () => listeners.delete(listener);
     },
     () => state,
-    () => ({ status: "loading" }) as State,
+    () => LOADING,
   );
 }

@@ -1,1 +1,1 @@
-export { type SavableCalculation, SaveCalculation } from "./save-calculation";
+export { type SavableCalculation, SaveCalculation, SignedOutForSure } from "./save-calculation";

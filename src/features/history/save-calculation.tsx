@@ -2,7 +2,7 @@
 
 import { Bookmark } from "lucide-react";
 import Link from "next/link";
-import { useId, useState } from "react";
+import { createContext, type ReactNode, useContext, useId, useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useViewer } from "@/components/shell/viewer-store";
@@ -21,12 +21,26 @@ export type SavableCalculation = {
   currencies: string[];
 };
 
+const NoSessionCookie = createContext(false);
+
+/**
+ * Around the calculators on a page whose request had no session cookie (server/auth/session-cookie.ts):
+ * that visitor is signed out for sure, so the "Sign in to save" line is drawn with the page rather
+ * than after /api/me answers (it was the calculator's largest paint, late by that round trip).
+ */
+export function SignedOutForSure({ children }: { children: ReactNode }) {
+  return <NoSessionCookie.Provider value={true}>{children}</NoSessionCookie.Provider>;
+}
+
 /**
  * Save to the active organization's history, with an optional note. Signed-out visitors see a
- * link to sign in instead; nothing is shown while the session is being asked for.
+ * link to sign in instead; nothing is shown while the session is being asked for, unless the
+ * request had no session cookie (SignedOutForSure).
  */
 export function SaveCalculation({ calculation }: { calculation: SavableCalculation | null }) {
-  const viewer = useViewer();
+  const known = useContext(NoSessionCookie);
+  const stored = useViewer();
+  const viewer = stored.status === "loading" && known ? ({ status: "signed-out" } as const) : stored;
   const id = useId();
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState("");

@@ -15,6 +15,9 @@ import { isControlFlowEvent } from "@/core/monitoring/filters";
  * page is idle, from a further chunk.
  */
 let started = false;
+/** An error was reported before replay was recording: send the replay as soon as it starts. */
+let errorBeforeReplay = false;
+let replayAdded = false;
 
 export function startSentry(config: ClientMonitoringConfig) {
   if (started) return;
@@ -32,7 +35,11 @@ export function startSentry(config: ClientMonitoringConfig) {
     transportOptions: { bufferSize: 64 },
     _flushInterval: 5000,
     dataCollection: { cookies: false, httpBodies: [], userInfo: false },
-    beforeSend: (event: ErrorEvent, hint: EventHint) => (isControlFlowEvent(event, hint) ? null : event),
+    beforeSend: (event: ErrorEvent, hint: EventHint) => {
+      if (isControlFlowEvent(event, hint)) return null;
+      if (!replayAdded) errorBeforeReplay = true;
+      return event;
+    },
   });
   if (config.replaysSessionSampleRate > 0 || config.replaysOnErrorSampleRate > 0) whenIdle(loadReplay);
 }
@@ -48,7 +55,16 @@ function whenIdle(task: () => void) {
 
 function loadReplay() {
   import("./replay")
-    .then(({ createReplay }) => addIntegration(createReplay()))
+    .then(({ createReplay }) => {
+      const replay = createReplay();
+      addIntegration(replay);
+      replayAdded = true;
+      // Replay starts after the page settles (or the SDK itself loaded because something failed). An
+      // error reported before that had no recording to trigger; the buffer (sampled by
+      // replaysOnErrorSampleRate: recording mode "buffer") is sent now, so that session still has a
+      // replay of what follows the error.
+      if (errorBeforeReplay && replay.getRecordingMode() === "buffer") void replay.flush();
+    })
     .catch(() => {
       // Replay is a nice-to-have: errors are still reported without it.
     });

@@ -1,8 +1,11 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
+import { SignedOutForSure } from "@/features/history";
+import { hasSessionCookie } from "@/server/auth/session-cookie";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull } from "@/server/fx";
 
@@ -16,6 +19,8 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
   // The FX table goes to the decimal and currency modes as props, so converting needs no request.
   // (After `await searchParams`: the page is dynamic, so nothing reads the database at build time.)
   const rates = mode === "crypto" ? null : await loadRatesOrNull(getDb());
+  // No session cookie: signed out for sure, so "Sign in to save" is drawn with the page.
+  const signedOut = mode !== "crypto" && !(await hasSessionCookie());
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -37,12 +42,16 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
             </p>
             <CryptoWorkbenchLoader />
           </section>
-        ) : mode === "currency" ? (
-          <CurrencyMode rates={rates} />
         ) : (
-          <DecimalMode rates={rates} />
+          <SignedOut when={signedOut}>
+            {mode === "currency" ? <CurrencyMode rates={rates} /> : <DecimalMode rates={rates} />}
+          </SignedOut>
         )}
       </div>
     </div>
   );
+}
+
+function SignedOut({ when, children }: { when: boolean; children: ReactNode }) {
+  return when ? <SignedOutForSure>{children}</SignedOutForSure> : children;
 }

@@ -1,13 +1,12 @@
-import { toNextJsHandler } from "better-auth/next-js";
 import { apiRoute } from "@/server/api";
-import { getAuth } from "@/server/auth";
 import { handleAuthHttp } from "@/server/auth/hardening";
+import { authHttpHandler } from "@/server/auth/http";
 
 export const dynamic = "force-dynamic";
 
 // Bodies are capped before Better Auth parses them and session tokens are stripped from answers
-// (server/auth/hardening.ts); a database outage answers 503 in the API's error shape.
-const handler = apiRoute((request: Request) => handleAuthHttp(request, toNextJsHandler(getAuth()).POST));
-const getHandler = apiRoute((request: Request) => handleAuthHttp(request, toNextJsHandler(getAuth()).GET));
+// (server/auth/hardening.ts); a database outage answers 503 in the API's error shape. The handler
+// is built once per process (server/auth/http.ts), not once per request.
+const handle = apiRoute(async (request: Request) => handleAuthHttp(request, await authHttpHandler()));
 
-export { getHandler as GET, handler as POST };
+export { handle as GET, handle as POST };
