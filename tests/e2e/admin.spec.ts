@@ -112,7 +112,7 @@ test("an admin imports an ECB file and /pricing changes", async ({ browser }) =>
   try {
     const admin = await adminPage(browser);
     await admin.goto("/pricing?currency=ISK");
-    const price = admin.getByTestId("price-pro");
+    const price = admin.getByTestId("price-pro").filter({ visible: true });
     const oldPrice = (await price.textContent()) ?? "";
 
     // A daily file holding one currency, dated after the current rates.

@@ -130,10 +130,10 @@ test("the home page's live calculator shows 0.1 + 0.2 = 0.3", async ({ page }) =
 
 test("pricing switches between monthly and yearly prices", async ({ page }) => {
   await page.goto("/pricing");
-  await expect(page.getByTestId("price-pro")).toHaveText("$12");
+  await expect(page.getByTestId("price-pro").filter({ visible: true })).toHaveText("$12");
   await page.getByText("Yearly").click();
-  await expect(page.getByTestId("price-pro")).toHaveText("$120");
-  await expect(page.getByTestId("price-team")).toHaveText("$390");
+  await expect(page.getByTestId("price-pro").filter({ visible: true })).toHaveText("$120");
+  await expect(page.getByTestId("price-team").filter({ visible: true })).toHaveText("$390");
   await expect(page.getByRole("link", { name: "Choose Pro" })).toHaveAttribute(
     "href",
     "/checkout?plan=pro&interval=yearly&currency=USD",

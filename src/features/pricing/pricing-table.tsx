@@ -1,93 +1,65 @@
-"use client";
-
 import { Check, Minus } from "lucide-react";
 import Link from "next/link";
-import { useId, useMemo, useState } from "react";
-import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Button } from "@/components/ui/button";
-import { ChoiceInput } from "@/components/ui/choice-input";
-import type { BillingInterval, FeatureRow, Plan } from "@/core/billing/plans";
+import { BILLING_INTERVALS, type BillingInterval, type FeatureRow, type Plan } from "@/core/billing/plans";
 import { cn } from "@/lib/utils";
+import { PricingCurrencyPicker } from "./currency-picker";
 import type { CurrencyPrices } from "./prices";
 
 export type PricedPlan = Plan & { prices: Record<BillingInterval, string> };
 
+const INTERVAL_LABELS: Record<BillingInterval, { toggle: string; per: string }> = {
+  monthly: { toggle: "Monthly", per: "month" },
+  yearly: { toggle: "Yearly", per: "year" },
+};
+
 /**
  * Prices arrive computed and formatted on the server (converted exactly from USD, rounded to each
- * currency's minor units); this only picks one, so the page ships no decimal code.
+ * currency's minor units). The table is server-rendered with both intervals' prices; the interval
+ * switch is a pair of plain radio buttons that CSS follows (`.pricing` in globals.css), so it works
+ * before, and without, any JavaScript. Only the currency picker is a client component.
  */
 export function PricingTable({
   plans,
   featureTable,
   currencies,
-  initialCurrency = "USD",
+  selected,
   ratesDate,
 }: {
   plans: PricedPlan[];
   featureTable: readonly FeatureRow[];
-  currencies: readonly CurrencyPrices[];
-  initialCurrency?: string;
+  currencies: readonly string[];
+  selected: CurrencyPrices;
   ratesDate: string | null;
 }) {
-  const [interval, setInterval] = useState<BillingInterval>("monthly");
-  const [code, setCode] = useState(initialCurrency);
-  const selected = currencies.find((c) => c.code === code) ?? currencies[0];
-  const currencyId = useId();
-  const codes = useMemo(() => currencies.map((c) => c.code), [currencies]);
-
-  function chooseCurrency(next: string) {
-    setCode(next);
-    // Keep the choice in the address so the page can be shared; no navigation, no request.
-    const url = new URL(window.location.href);
-    if (next === "USD") url.searchParams.delete("currency");
-    else url.searchParams.set("currency", next);
-    window.history.replaceState(window.history.state, "", url);
-  }
-
+  const currency = selected.code;
   return (
-    <div className="grid gap-12">
+    <div className="pricing grid gap-12">
       <div className="mx-auto flex flex-wrap items-center justify-center gap-4">
         <fieldset className="flex rounded-lg border border-border bg-muted p-1">
           <legend className="sr-only">Billing interval</legend>
-          {(["monthly", "yearly"] as const).map((value) => (
+          {BILLING_INTERVALS.map((value) => (
             <label
               key={value}
-              className={cn(
-                "cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring",
-                interval === value && "bg-background text-foreground shadow-sm",
-              )}
+              className="cursor-pointer rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground has-[:checked]:bg-background has-[:checked]:text-foreground has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring"
             >
-              <ChoiceInput
+              <input
                 type="radio"
                 name="interval"
                 value={value}
-                checked={interval === value}
-                onChange={() => setInterval(value)}
+                defaultChecked={value === "monthly"}
                 className="sr-only"
               />
-              {value === "monthly" ? "Monthly" : "Yearly"}
+              {INTERVAL_LABELS[value].toggle}
               {value === "yearly" ? <span className="ml-1.5 text-xs text-success">2 months free</span> : null}
             </label>
           ))}
         </fieldset>
-        <div className="flex items-center gap-2">
-          <label htmlFor={currencyId} className="text-sm font-medium">
-            Currency
-          </label>
-          <CurrencyCombobox
-            id={currencyId}
-            codes={codes}
-            value={selected?.code ?? "USD"}
-            onValueChange={chooseCurrency}
-            className="w-64 max-w-[calc(100vw-8rem)]"
-          />
-        </div>
+        <PricingCurrencyPicker codes={currencies} value={currency} />
       </div>
 
       <div className="grid gap-6 md:grid-cols-3">
         {plans.map((plan) => {
-          const currency = selected?.code ?? "USD";
-          const price = selected?.prices[plan.id]?.[interval] ?? `$${plan.prices[interval]}`;
           const featured = plan.id === "pro";
           return (
             <section
@@ -109,22 +81,24 @@ export function PricingTable({
                 ) : null}
               </div>
               <p className="mt-2 min-h-12 text-sm text-muted-foreground">{plan.tagline}</p>
-              <p className="mt-6 flex items-baseline gap-1">
-                <span
-                  className="tabular text-4xl font-semibold tracking-tight"
-                  data-testid={`price-${plan.id}`}
-                >
-                  {price}
-                </span>
-                <span className="text-sm text-muted-foreground">
-                  / {interval === "monthly" ? "month" : "year"}
-                </span>
-              </p>
-              <p className="mt-1 text-xs text-muted-foreground">
-                {currency === "USD" || plan.id === "free"
-                  ? `${currency}, before tax`
-                  : `${currency}, before tax · from $${plan.prices[interval]} at the ECB rates of ${ratesDate}`}
-              </p>
+              {BILLING_INTERVALS.map((interval) => (
+                <div key={interval} data-interval={interval}>
+                  <p className="mt-6 flex items-baseline gap-1">
+                    <span
+                      className="tabular text-4xl font-semibold tracking-tight"
+                      data-testid={`price-${plan.id}`}
+                    >
+                      {selected.prices[plan.id][interval]}
+                    </span>
+                    <span className="text-sm text-muted-foreground">/ {INTERVAL_LABELS[interval].per}</span>
+                  </p>
+                  <p className="mt-1 text-xs text-muted-foreground">
+                    {currency === "USD" || plan.id === "free"
+                      ? `${currency}, before tax`
+                      : `${currency}, before tax · from $${plan.prices[interval]} at the ECB rates of ${ratesDate}`}
+                  </p>
+                </div>
+              ))}
               <ul className="mt-6 grid gap-2 text-sm">
                 {plan.highlights.map((item) => (
                   <li key={item} className="flex gap-2">
@@ -139,11 +113,19 @@ export function PricingTable({
                     <Link href="/sign-up">Start free</Link>
                   </Button>
                 ) : (
-                  <Button asChild variant={featured ? "default" : "outline"} className="w-full">
-                    <Link href={`/checkout?plan=${plan.id}&interval=${interval}&currency=${currency}`}>
-                      Choose {plan.name}
-                    </Link>
-                  </Button>
+                  BILLING_INTERVALS.map((interval) => (
+                    <Button
+                      key={interval}
+                      asChild
+                      variant={featured ? "default" : "outline"}
+                      className="w-full"
+                      data-interval={interval}
+                    >
+                      <Link href={`/checkout?plan=${plan.id}&interval=${interval}&currency=${currency}`}>
+                        Choose {plan.name}
+                      </Link>
+                    </Button>
+                  ))
                 )}
               </div>
             </section>

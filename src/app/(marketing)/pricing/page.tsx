@@ -22,7 +22,9 @@ export default async function PricingPage({
   const { currency } = await searchParams;
   const table = await loadRatesOrNull(getDb());
   const currencies = pricesFor(table);
-  const initial = currencies.find((c) => c.code === currency?.toUpperCase())?.code ?? "USD";
+  const [usd] = currencies; // pricesByCurrency always lists USD, first
+  if (!usd) throw new Error("No USD prices");
+  const selected = currencies.find((c) => c.code === currency?.toUpperCase()) ?? usd;
   // The FX version these prices come from: the page cache in front of Next.js (server.mjs,
   // scripts/page-cache.mjs) keeps this HTML only while it is still the current version.
   const version = table ? rateTableVersion(table) : undefined;
@@ -40,8 +42,8 @@ export default async function PricingPage({
           ...plan,
           prices: { monthly: planPriceUsd(plan, "monthly"), yearly: planPriceUsd(plan, "yearly") },
         }))}
-        currencies={currencies}
-        initialCurrency={initial}
+        currencies={codesOf(currencies)}
+        selected={selected}
         ratesDate={table?.date ?? null}
       />
     </div>
@@ -52,6 +54,15 @@ export default async function PricingPage({
 // prices computed from it are kept with it instead of being recomputed on every request.
 const pricesCache = new WeakMap<RateTable, CurrencyPrices[]>();
 let usdOnly: CurrencyPrices[] | undefined;
+const codesCache = new WeakMap<CurrencyPrices[], string[]>();
+function codesOf(prices: CurrencyPrices[]): string[] {
+  let codes = codesCache.get(prices);
+  if (!codes) {
+    codes = prices.map((p) => p.code);
+    codesCache.set(prices, codes);
+  }
+  return codes;
+}
 function pricesFor(table: RateTable | null): CurrencyPrices[] {
   if (!table) {
     usdOnly ??= pricesByCurrency(plans, null);
