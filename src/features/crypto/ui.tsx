@@ -9,7 +9,7 @@ import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
 import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
-import { OUTPUT_OPTIONS } from "./constants";
+import { type Option, OUTPUT_OPTIONS } from "./constants";
 import type { DataSpec, OpArgs, OpName, OpResult, OutputEncoding, TextKind } from "./ops";
 
 // ---- running operations ----------------------------------------------------------------------------
@@ -151,10 +151,7 @@ export function FormGrid({ className, ...props }: React.ComponentProps<"div">) {
 
 // ---- inputs ----------------------------------------------------------------------------------------
 
-export interface Option {
-  value: string;
-  label: string;
-}
+export type { Option };
 
 export function SelectField({
   id,
