@@ -176,7 +176,7 @@ export async function loadPrivateKey(
   if (!block) return fail("MALFORMED_PEM", "No key found");
   refuseUnknownLabel(block.label);
   if (isLegacyEncrypted(block.headers)) {
-    const der = decryptLegacyPem(block.headers ?? {}, block.der, opts.passphrase);
+    const der = await decryptLegacyPem(block.headers ?? {}, block.der, opts.passphrase);
     try {
       parseDer(der);
     } catch (e) {

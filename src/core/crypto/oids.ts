@@ -28,6 +28,10 @@ export const OID = {
   aes192Cbc: "2.16.840.1.101.3.4.1.22",
   aes256Cbc: "2.16.840.1.101.3.4.1.42",
   desEde3Cbc: "1.2.840.113549.3.7",
+  desCbc: "1.3.14.3.2.7",
+  pbeWithMD5AndDesCbc: "1.2.840.113549.1.5.3",
+  pbeWithSHA1AndDesCbc: "1.2.840.113549.1.5.10",
+  pbeWithSHAAnd3KeyTripleDesCbc: "1.2.840.113549.1.12.1.3",
 } as const;
 
 export const OID_NAMES: Record<string, string> = {
@@ -59,6 +63,7 @@ export const OID_NAMES: Record<string, string> = {
   [OID.aes192Cbc]: "aes192-CBC",
   [OID.aes256Cbc]: "aes256-CBC",
   [OID.desEde3Cbc]: "des-ede3-cbc",
+  [OID.desCbc]: "des-cbc",
   "1.2.840.113549.1.12.1.3": "pbeWithSHAAnd3-KeyTripleDES-CBC",
   "1.2.840.113549.1.12.1.6": "pbeWithSHAAnd40BitRC2-CBC",
   "1.2.840.113549.1.5.3": "pbeWithMD5AndDES-CBC",

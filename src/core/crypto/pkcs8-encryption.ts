@@ -2,6 +2,7 @@ import { cbc } from "@noble/ciphers/aes.js";
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import {
   contextChild,
+  type DerNode,
   encode,
   int,
   nul,
@@ -16,15 +17,20 @@ import {
   seqChildren,
   TAG,
 } from "./asn1";
-import { toBufferSource, utf8ToBytes } from "./encoding";
+import { type DesCipher, desCbcDecrypt } from "./des";
+import { bytesToUtf8, toBufferSource, utf8ToBytes } from "./encoding";
 import { CryptoInputError, fail, unsupported } from "./errors";
 import { type HashAlgorithm, pbkdf2, randomBytes } from "./hash";
+import { pbkdf1, pkcs12Kdf, pkcs12Password } from "./legacy-kdf";
 import { OID, oidName } from "./oids";
 
 /**
  * PKCS#8 EncryptedPrivateKeyInfo with PBES2 (RFC 8018): PBKDF2 or scrypt, then AES-CBC. Writes what
  * `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes (PBKDF2-HMAC-SHA256, AES-256-CBC); reads that, OpenSSL 3's
- * defaults (the same), the other PBKDF2 PRFs, AES-128/192 and scrypt.
+ * defaults (the same), the other PBKDF2 PRFs, AES-128/192 and scrypt; and, to open old keys, PBES2 with
+ * des-cbc / des-ede3-cbc, PBES1 (pbeWithMD5AndDES-CBC, pbeWithSHA1AndDES-CBC: `openssl pkcs8 -topk8 -v1
+ * PBE-MD5-DES`, OpenSSL 1.0's default) and PKCS#12's pbeWithSHAAnd3-KeyTripleDES-CBC (Java, Windows,
+ * `-v1 PBE-SHA1-3DES`). DES is node-forge's, loaded only for such a key (des.ts). RC2 and RC4 are refused.
  */
 
 const PRF_BY_OID: Record<string, HashAlgorithm> = {
@@ -43,6 +49,17 @@ const CIPHER_KEY_LENGTH: Record<string, number> = {
   [OID.aes128Cbc]: 16,
   [OID.aes192Cbc]: 24,
   [OID.aes256Cbc]: 32,
+  [OID.desCbc]: 8,
+  [OID.desEde3Cbc]: 24,
+};
+/** The DES ciphers PBES2 may name (read only). */
+const PBES2_DES: Record<string, DesCipher> = { [OID.desCbc]: "DES-CBC", [OID.desEde3Cbc]: "DES-EDE3-CBC" };
+
+/** PBES1 (RFC 8018 §6.1) and PKCS#12 (RFC 7292 appendix C) schemes read here, by OID. */
+const LEGACY_SCHEMES: Record<string, { kdf: "PBKDF1-MD5" | "PBKDF1-SHA1" | "PKCS#12"; cipher: DesCipher }> = {
+  [OID.pbeWithMD5AndDesCbc]: { kdf: "PBKDF1-MD5", cipher: "DES-CBC" },
+  [OID.pbeWithSHA1AndDesCbc]: { kdf: "PBKDF1-SHA1", cipher: "DES-CBC" },
+  [OID.pbeWithSHAAnd3KeyTripleDesCbc]: { kdf: "PKCS#12", cipher: "DES-EDE3-CBC" },
 };
 
 export type Pkcs8Cipher = "aes-128-cbc" | "aes-192-cbc" | "aes-256-cbc";
@@ -128,10 +145,62 @@ export interface EncryptionInfo {
 
 interface ParsedEncrypted {
   info: EncryptionInfo;
-  derive: (pass: Uint8Array, keyLength: number) => Promise<Uint8Array>;
-  cipherOid: string;
-  iv: Uint8Array;
-  data: Uint8Array;
+  /** The decrypted PrivateKeyInfo DER (padding checked); throws on a bad padding. */
+  decrypt: (passphrase: string | Uint8Array) => Promise<Uint8Array>;
+}
+
+/** PBES1 or PKCS#12 PBE: PBEParameter ::= SEQUENCE { salt OCTET STRING, iterationCount INTEGER }. */
+function parseLegacyScheme(
+  schemeOid: string,
+  params: DerNode | undefined,
+  data: Uint8Array,
+): ParsedEncrypted {
+  const scheme = LEGACY_SCHEMES[schemeOid];
+  if (!scheme) {
+    return unsupported(
+      `PKCS#8 encryption scheme ${oidName(schemeOid) ?? schemeOid} (PBES2, PBES1 with DES and PKCS#12 3DES are ` +
+        "supported; re-encrypt with `openssl pkcs8 -topk8 -v2 aes-256-cbc`)",
+    );
+  }
+  const p = seqChildren(params, "PBE parameters", 2);
+  const salt = readOctets(p[0], "PBE salt");
+  const iterations = readSmallInt(p[1], "PBE iteration count");
+  if (iterations < 1 || iterations > MAX_ITERATIONS) {
+    fail("INVALID_PARAMETER", `PBE iteration count ${iterations} is out of range`);
+  }
+  const { kdf, cipher } = scheme;
+  const name = oidName(schemeOid) ?? schemeOid;
+  return {
+    info: {
+      scheme: kdf === "PKCS#12" ? `PKCS#12 ${name}` : `PBES1 ${name}`,
+      kdf: kdf === "PKCS#12" ? "PKCS#12 KDF" : "PBKDF1",
+      prf: kdf === "PBKDF1-MD5" ? "MD5" : "SHA-1",
+      iterations,
+      cipher: cipher.toLowerCase(),
+    },
+    decrypt: async (passphrase) => {
+      let key: Uint8Array;
+      let iv: Uint8Array;
+      if (kdf === "PKCS#12") {
+        const pass = pkcs12Password(typeof passphrase === "string" ? passphrase : bytesToUtf8(passphrase));
+        key = pkcs12Kdf(pass, salt, 1, iterations, 24);
+        iv = pkcs12Kdf(pass, salt, 2, iterations, 8);
+      } else {
+        if (salt.length !== 8)
+          fail("MALFORMED_KEY", "Malformed encrypted key: the PBES1 salt is not 8 bytes");
+        const dk = pbkdf1(
+          kdf === "PBKDF1-MD5" ? "MD5" : "SHA-1",
+          passphraseBytes(passphrase),
+          salt,
+          iterations,
+          16,
+        );
+        key = dk.subarray(0, 8);
+        iv = dk.subarray(8, 16);
+      }
+      return desCbcDecrypt(cipher, key, iv, data);
+    },
+  };
 }
 
 function parseEncrypted(der: Uint8Array): ParsedEncrypted {
@@ -139,12 +208,7 @@ function parseEncrypted(der: Uint8Array): ParsedEncrypted {
   const alg = seqChildren(top[0], "encryptionAlgorithm", 1);
   const schemeOid = readOid(alg[0], "encryption scheme");
   const data = readOctets(top[1], "encryptedData");
-  if (schemeOid !== OID.pbes2) {
-    unsupported(
-      `PKCS#8 encryption scheme ${oidName(schemeOid) ?? schemeOid} (only PBES2 is supported; re-encrypt with ` +
-        "`openssl pkcs8 -topk8 -v2 aes-256-cbc`)",
-    );
-  }
+  if (schemeOid !== OID.pbes2) return parseLegacyScheme(schemeOid, alg[1], data);
   const pbes2 = seqChildren(alg[1], "PBES2 parameters", 2);
   const kdf = seqChildren(pbes2[0], "key derivation function", 2);
   const kdfOid = readOid(kdf[0], "KDF");
@@ -152,8 +216,18 @@ function parseEncrypted(der: Uint8Array): ParsedEncrypted {
   const cipherOid = readOid(enc[0], "cipher");
   if (!CIPHER_KEY_LENGTH[cipherOid]) unsupported(`PKCS#8 cipher ${oidName(cipherOid) ?? cipherOid}`);
   const iv = readOctets(enc[1], "IV");
-  if (iv.length !== 16) fail("MALFORMED_KEY", "Malformed encrypted key: the AES IV is not 16 bytes");
+  const des = PBES2_DES[cipherOid];
+  if (iv.length !== (des ? 8 : 16)) {
+    fail("MALFORMED_KEY", `Malformed encrypted key: the ${des ?? "AES"} IV is not ${des ? 8 : 16} bytes`);
+  }
   const cipher = oidName(cipherOid) ?? cipherOid;
+  const keyLength = CIPHER_KEY_LENGTH[cipherOid] ?? 32;
+  const decryptWith =
+    (derive: (pass: Uint8Array, length: number) => Promise<Uint8Array>) =>
+    async (passphrase: string | Uint8Array) => {
+      const key = await derive(passphraseBytes(passphrase), keyLength);
+      return des ? desCbcDecrypt(des, key, iv, data) : aesCbc("decrypt", key, iv, data);
+    };
 
   if (kdfOid === OID.pbkdf2) {
     const p = seqChildren(kdf[1], "PBKDF2 parameters", 2);
@@ -175,10 +249,7 @@ function parseEncrypted(der: Uint8Array): ParsedEncrypted {
     }
     return {
       info: { scheme: "PBES2", kdf: "PBKDF2", prf: prfName, iterations, cipher },
-      derive: (pass, length) => pbkdf2({ password: pass, salt, iterations, length, hash: prf }),
-      cipherOid,
-      iv,
-      data,
+      decrypt: decryptWith((pass, length) => pbkdf2({ password: pass, salt, iterations, length, hash: prf })),
     };
   }
   if (kdfOid === OID.scrypt) {
@@ -192,11 +263,9 @@ function parseEncrypted(der: Uint8Array): ParsedEncrypted {
     }
     return {
       info: { scheme: "PBES2", kdf: "scrypt", scrypt: { N, r, p: pp }, cipher },
-      derive: (pass, dkLen) =>
+      decrypt: decryptWith((pass, dkLen) =>
         scryptAsync(pass, salt, { N, r, p: pp, dkLen, maxmem: MAX_SCRYPT_MEMORY + 1024 * 1024 }),
-      cipherOid,
-      iv,
-      data,
+      ),
     };
   }
   return unsupported(`PKCS#8 key derivation ${oidName(kdfOid) ?? kdfOid}`);
@@ -210,11 +279,9 @@ export function describeEncryptedPkcs8(der: Uint8Array): EncryptionInfo {
 /** Decrypts to the inner PrivateKeyInfo DER; `WRONG_PASSPHRASE` if the passphrase does not open it. */
 export async function decryptPkcs8(der: Uint8Array, passphrase: string | Uint8Array): Promise<Uint8Array> {
   const parsed = parseEncrypted(der);
-  const keyLength = CIPHER_KEY_LENGTH[parsed.cipherOid] ?? 32;
-  const key = await parsed.derive(passphraseBytes(passphrase), keyLength);
   let plain: Uint8Array;
   try {
-    plain = await aesCbc("decrypt", key, parsed.iv, parsed.data);
+    plain = await parsed.decrypt(passphrase);
   } catch (e) {
     return fail("WRONG_PASSPHRASE", "Wrong passphrase: the key could not be decrypted", e);
   }

@@ -10,7 +10,12 @@ import type {
   RsaHash,
   XofAlgorithm,
 } from "@/core/crypto";
-import type { Option } from "./ui";
+
+/** One choice of a select. */
+export interface Option {
+  value: string;
+  label: string;
+}
 
 export const HASHES = [
   "MD5",

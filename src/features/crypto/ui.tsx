@@ -9,7 +9,8 @@ import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
 import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
-import type { DataSpec, OpArgs, OpName, OpResult, TextKind } from "./ops";
+import { type Option, OUTPUT_OPTIONS } from "./constants";
+import type { DataSpec, OpArgs, OpName, OpResult, OutputEncoding, TextKind } from "./ops";
 
 // ---- running operations ----------------------------------------------------------------------------
 
@@ -150,10 +151,7 @@ export function FormGrid({ className, ...props }: React.ComponentProps<"div">) {
 
 // ---- inputs ----------------------------------------------------------------------------------------
 
-export interface Option {
-  value: string;
-  label: string;
-}
+export type { Option };
 
 export function SelectField({
   id,
@@ -197,6 +195,29 @@ export function SelectField({
         </NativeSelect>
       )}
     </Field>
+  );
+}
+
+/** How a binary result is shown (hex, base64, …): the same choice in every tool that gives bytes. */
+export function OutputField({
+  id,
+  label = "Output",
+  value,
+  onChange,
+}: {
+  id: string;
+  label?: string;
+  value: OutputEncoding;
+  onChange: (value: OutputEncoding) => void;
+}) {
+  return (
+    <SelectField
+      id={id}
+      label={label}
+      value={value}
+      onChange={(v) => onChange(v as OutputEncoding)}
+      options={OUTPUT_OPTIONS}
+    />
   );
 }
 

@@ -1,16 +1,15 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { OUTPUT_OPTIONS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
   emptyPrivateKey,
   FormGrid,
+  OutputField,
   PemField,
   PrivateKeyFields,
   ResultBox,
   RunRow,
-  SelectField,
   ToolHeading,
   useToolForm,
 } from "../ui";
@@ -71,13 +70,7 @@ export function AgreeTool() {
         />
       </div>
       <FormGrid>
-        <SelectField
-          id="agree-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="agree-output" value={output} onChange={setOutput} />
         <div className="grid content-start gap-2">
           <span className="text-sm font-medium leading-none" aria-hidden>
             DH padding

@@ -2,7 +2,7 @@
 
 import { type FormEvent, useEffect, useState } from "react";
 import { releaseHashWorker, warmHashWorker } from "../client";
-import { DIGEST_OPTIONS, type DIGESTS, OUTPUT_OPTIONS, XOF_DEFAULTS } from "../constants";
+import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
   DataField,
@@ -11,6 +11,7 @@ import {
   emptyData,
   FormGrid,
   formatBytes,
+  OutputField,
   ResultBox,
   RunRow,
   SelectField,
@@ -86,13 +87,7 @@ export function HashTool() {
           onChange={setLength}
           error={form.errors.length}
         />
-        <SelectField
-          id="hash-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="hash-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Hash" pendingLabel="Hashing…" />
       <ResultBox

@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
+import { HASH_OPTIONS, type HASHES } from "../constants";
 import type { OutputEncoding } from "../ops";
 import {
   DataField,
@@ -9,6 +9,7 @@ import {
   dataSpec,
   emptyData,
   FormGrid,
+  OutputField,
   ResultBox,
   RunRow,
   SelectField,
@@ -112,13 +113,7 @@ export default function HkdfTool() {
           onChange={setLength}
           error={errors.length}
         />
-        <SelectField
-          id="hkdf-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="hkdf-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Derive" pendingLabel="Deriving…" />
       <ResultBox

@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
+import { HASH_OPTIONS, type HASHES } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
   DataField,
@@ -10,6 +10,7 @@ import {
   emptyData,
   FormGrid,
   formatBytes,
+  OutputField,
   ResultBox,
   RunRow,
   SelectField,
@@ -70,13 +71,7 @@ export function HmacTool() {
           options={HASH_OPTIONS}
           error={errors.alg}
         />
-        <SelectField
-          id="hmac-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="hmac-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Compute HMAC" pendingLabel="Computing…" />
       <ResultBox

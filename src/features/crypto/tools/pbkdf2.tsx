@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES, OUTPUT_OPTIONS } from "../constants";
+import { HASH_OPTIONS, type HASHES } from "../constants";
 import type { OpResult, OutputEncoding } from "../ops";
 import {
   DataField,
@@ -9,6 +9,7 @@ import {
   dataSpec,
   emptyData,
   FormGrid,
+  OutputField,
   ResultBox,
   RunRow,
   SelectField,
@@ -104,13 +105,7 @@ export function Pbkdf2Tool() {
           onChange={(v) => setHash(v as typeof hash)}
           options={HASH_OPTIONS}
         />
-        <SelectField
-          id="pbkdf2-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="pbkdf2-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Derive" pendingLabel="Deriving…" />
       <ResultBox

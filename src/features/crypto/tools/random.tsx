@@ -1,9 +1,8 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { OUTPUT_OPTIONS } from "../constants";
 import type { OutputEncoding } from "../ops";
-import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../ui";
+import { FormGrid, OutputField, ResultBox, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
 
 export function RandomTool() {
   const [length, setLength] = useState("32");
@@ -39,13 +38,7 @@ export function RandomTool() {
           error={errors.length}
           className="tabular-nums"
         />
-        <SelectField
-          id="random-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="random-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Generate" pendingLabel="Generating…" />
       <ResultBox

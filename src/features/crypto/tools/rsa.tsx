@@ -10,6 +10,7 @@ import {
   emptyData,
   emptyPrivateKey,
   FormGrid,
+  OutputField,
   PemField,
   PrivateKeyFields,
   ResultBox,
@@ -72,13 +73,7 @@ function EncryptForm() {
           onChange={(v) => setPadding(v as RsaPadding)}
           options={PADDINGS}
         />
-        <SelectField
-          id="rsa-enc-output"
-          label="Output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="rsa-enc-output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Encrypt" pendingLabel="Encrypting…" />
       <ResultBox

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { HASH_OPTIONS, OUTPUT_OPTIONS } from "../constants";
+import { HASH_OPTIONS } from "../constants";
 import type { OutputEncoding, SignatureOptions } from "../ops";
 import {
   DataField,
@@ -14,6 +14,7 @@ import {
   emptyPrivateKey,
   type FieldErrors,
   FormGrid,
+  OutputField,
   PemField,
   PrivateKeyFields,
   ResultBox,
@@ -162,13 +163,7 @@ function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
       />
       <SchemeFields prefix="sign" options={options} onChange={setOptions} errors={errors} />
       <FormGrid>
-        <SelectField
-          id="sign-output"
-          label="Signature output"
-          value={output}
-          onChange={(v) => setOutput(v as OutputEncoding)}
-          options={OUTPUT_OPTIONS}
-        />
+        <OutputField id="sign-output" label="Signature output" value={output} onChange={setOutput} />
       </FormGrid>
       <RunRow {...form.runRow} label="Sign" pendingLabel="Signing…" />
       <ResultBox
