@@ -16,6 +16,7 @@ import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones
 import { piDigits } from "./constants";
 import { type CostFn, estimateFnCost, type Meter } from "./cost";
 import { EngineError } from "./errors";
+import { lnFast, sqrtFast } from "./fastfn";
 import * as R from "./rational";
 import { toDecimalRounding } from "./rounding";
 
@@ -353,7 +354,8 @@ export class Fn extends Real {
         }
         if (!awayFromZero(x) || x.c.isNeg()) throw new NeedMore();
         this.charge(ax, x.c.e);
-        c = this.name === "ln" ? x.c.ln() : x.c.sqrt();
+        c =
+          this.name === "ln" ? (lnFast(x.c, ax.wp, D) ?? x.c.ln()) : (sqrtFast(x.c, ax.wp, D) ?? x.c.sqrt());
         logL = this.name === "ln" ? -(x.c.e + LOG10_09) : -LOG10_2 - 0.5 * (x.c.e + LOG10_09);
         break;
       }
