@@ -101,6 +101,8 @@ interface Budget {
   readonly deadline: number;
   readonly now: () => number;
   readonly meter?: Meter;
+  /** The evaluator's check of the precision caps before a value is computed. */
+  readonly admit?: (x: N.Real, where: { pos: number; len: number }) => void;
 }
 
 export interface EvalSuccess {
@@ -219,8 +221,7 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     }
     const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
     const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
-    const budget: Budget = { deadline, now: clock, ...(options.meter ? { meter: options.meter } : {}) };
-    const evaluator = new Evaluator({
+    const evaluator: Evaluator = new Evaluator({
       precision,
       rounding,
       rates: options.rates ?? null,
@@ -230,6 +231,12 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       now: clock,
       ...(options.meter ? { meter: options.meter } : {}),
     });
+    const budget: Budget = {
+      deadline,
+      now: clock,
+      ...(options.meter ? { meter: options.meter } : {}),
+      admit: (x, where) => evaluator.admit(x, where),
+    };
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
       shown.set(v, show(v, node, precision, rounding, notation, budget));
@@ -290,6 +297,7 @@ function roundOnce(
     now: budget.now,
     pos: where.pos,
     len: where.len,
+    admit: budget.admit,
   };
   const out = ziv(
     x,
@@ -318,6 +326,7 @@ function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: numb
       now: budget.now,
       pos: node.pos,
       len: node.len,
+      admit: budget.admit,
     };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
