@@ -83,7 +83,8 @@ export class Evaluator {
         now: this.ctx.now,
         pos: node.pos,
         len: node.len,
-        admit: (x, where) => this.admit(x, where),
+        // (no check to make at or below the lowest cap: no closure either)
+        admit: this.ctx.precision > LOWEST_CAP ? (x, where) => this.admit(x, where) : undefined,
       },
       precision: this.ctx.precision,
       limit: (name) => this.limit(name, node),

@@ -102,7 +102,8 @@ interface Budget {
   readonly now: () => number;
   readonly meter?: Meter;
   /** The evaluator's check of the precision caps before a value is computed. */
-  readonly admit?: (x: N.Real, where: { pos: number; len: number }) => void;
+  /** The evaluator, whose check of the precision caps runs before a value is computed. */
+  readonly evaluator?: Evaluator;
 }
 
 export interface EvalSuccess {
@@ -235,7 +236,7 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       deadline,
       now: clock,
       ...(options.meter ? { meter: options.meter } : {}),
-      admit: (x, where) => evaluator.admit(x, where),
+      evaluator,
     };
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
@@ -260,6 +261,12 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     const message = err instanceof Error ? err.message : String(err);
     return failure(source, "internal", `Internal error: ${message.slice(0, 200)}`, 0);
   }
+}
+
+/** The precision caps' check for Ziv's loop (made only when a value needs computing). */
+function admitOf(budget: Budget): ((x: N.Real, where: { pos: number; len: number }) => void) | undefined {
+  const e = budget.evaluator;
+  return e ? (x, where) => e.admit(x, where) : undefined;
 }
 
 type Shown = Omit<EvalSuccess, "ok" | "variables">;
@@ -297,7 +304,7 @@ function roundOnce(
     now: budget.now,
     pos: where.pos,
     len: where.len,
-    admit: budget.admit,
+    admit: admitOf(budget),
   };
   const out = ziv(
     x,
@@ -326,7 +333,7 @@ function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: numb
       now: budget.now,
       pos: node.pos,
       len: node.len,
-      admit: budget.admit,
+      admit: admitOf(budget),
     };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {

@@ -1,5 +1,6 @@
-import { type CostFn, estimateFnCost } from "./cost";
-import { firstWorkingPrecision } from "./real";
+// (not from real.ts: limits.ts is imported by the evaluator before real.ts, and loading real.ts first
+// from here made the whole engine measurably slower under tsx)
+import { type CostFn, estimateFnCost, firstWorkingPrecision } from "./cost";
 
 /**
  * Bounds that keep every evaluation small: no input can hang or crash the page or the server.

@@ -14,7 +14,7 @@ import Decimal from "decimal.js";
 import type { RoundingMode } from "../rounding";
 import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { piDigits } from "./constants";
-import { type CostFn, estimateFnCost, type Meter } from "./cost";
+import { type CostFn, estimateFnCost, firstWorkingPrecision, type Meter } from "./cost";
 import { EngineError } from "./errors";
 import { lnFast, sqrtFast } from "./fastfn";
 import * as R from "./rational";
@@ -491,18 +491,9 @@ export interface ZivContext {
 /** Highest working precision Ziv's loop goes to. */
 export const MAX_WORKING_PRECISION = 2_000;
 
-/**
- * Digits beyond the requested precision at which Ziv's loop starts. A ball a few units wide in the last
- * of p + 3 digits decides the rounding at p digits unless the value lies within about a hundredth of a
- * unit of a rounding boundary (about 1 in 100 values, which then cost one more step at twice the
- * precision); starting at p + 10 cost every value 50% more digits in decimal.js to save that step.
- */
-export const GUARD_DIGITS = 3;
-
-/** The working precision of Ziv's first step for a result of p digits. */
-export function firstWorkingPrecision(p: number): number {
-  return p + GUARD_DIGITS;
-}
+// Ziv's first working precision is defined with the cost model (cost.ts), which the precision caps
+// (limits.ts) are derived from
+export { firstWorkingPrecision, GUARD_DIGITS } from "./cost";
 
 export type ZivOutcome<T> =
   | { readonly kind: "decided"; readonly value: T }
