@@ -2,9 +2,12 @@
  * The cost model decides before any work starts; these tests count estimates and operations on a clock
  * that is the estimate itself (deterministic on any machine), never wall time.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { estimateFnCost, SAFETY } from "./cost";
-import { evaluate, LIMITS, type Meter } from "./index";
+import { evaluate, FUNCTION_PRECISION_LIMITS, LIMITS, type Meter } from "./index";
+import { FIRST_STEP_SHARE, firstStepCost } from "./limits";
 
 /** Evaluates on the model's clock: the budget refuses exactly where the estimates say. */
 function counted(source: string, precision: number) {
@@ -58,12 +61,12 @@ describe("cost model", () => {
   });
 
   it("refuses up front what the model says would overrun the budget, before any step starts", () => {
+    // each function alone is within its cap here, together they are not within the budget
     for (const [source, precision] of [
-      ["exp(0.7)", 500],
-      ["sinh(853)", 500],
-      ["ln(0.5)", 400],
-      ["atan(0.3)", 200],
-      ["sin(3.1)", 500],
+      ["exp(0.7) + exp(0.8) + exp(0.9)", 300],
+      ["ln(0.5) * ln(0.7) * ln(0.9)", 350],
+      ["atan(0.3) + atan(0.4) + atan(0.5)", 180],
+      ["sin(3.1) + sin(3.2) + sin(3.3)", 300],
     ] as const) {
       const { res, meter } = counted(source, precision);
       expect(res.ok ? res.display : res.error.message, `${source} at ${precision}`).toBe(
@@ -74,11 +77,111 @@ describe("cost model", () => {
     }
   });
 
+  it("estimates nothing for a step whose value is already computed (the final rounding after the range check)", () => {
+    const { res, meter } = counted("exp(0.7)", 300);
+    expect(res.ok).toBe(true);
+    // one step: the range check computes exp at 303 digits, the rounding reuses it
+    expect(meter.estimatedMs).toBeCloseTo(firstStepCost("exp", 300) + estimateFnCost("arith", 303), 6);
+  });
   it("counts the same work every time (no clock involved)", () => {
     const a = counted("exp(sqrt(ln(966)) + ln(1583360 + 3275247.95))", 50);
     const b = counted("exp(sqrt(ln(966)) + ln(1583360 + 3275247.95))", 50);
     expect(a.res.ok).toBe(true);
     expect(a.meter).toEqual(b.meter);
     expect(a.meter.ops).toBeGreaterThan(5);
+  });
+});
+
+/**
+ * One call of each slow function, with an argument that needs its digits (not an exact form), and the
+ * message its cap gives.
+ */
+const SLOW_CALLS: Record<string, string> = {
+  exp: "exp(0.7)",
+  ln: "ln(0.5)",
+  log10: "log10(7)",
+  log2: "log2(7)",
+  log: "log(7, 3)",
+  pow: "2.1 ^ 0.37",
+  sin: "sin(3.1)",
+  cos: "cos(3.1)",
+  tan: "tan(1.1)",
+  asin: "asin(0.3)",
+  acos: "acos(0.3)",
+  atan: "atan(0.3)",
+  atan2: "atan2(0.3, 0.7)",
+  sinh: "sinh(853)",
+  cosh: "cosh(853)",
+  tanh: "tanh(0.7)",
+  asinh: "asinh(3.3)",
+  acosh: "acosh(3.3)",
+  atanh: "atanh(0.3)",
+};
+
+function capMessage(name: string, cap: number): string {
+  const what = name === "pow" ? "A power with a fractional exponent" : `${name}()`;
+  return `${what} is limited to ${cap} significant digits; lower the precision`;
+}
+
+describe("precision caps agree with the time budget", () => {
+  it("every capped function has a call here, and every cap is below the largest precision", () => {
+    expect(Object.keys(SLOW_CALLS).sort()).toEqual(Object.keys(FUNCTION_PRECISION_LIMITS).sort());
+    for (const cap of Object.values(FUNCTION_PRECISION_LIMITS)) {
+      expect(cap).toBeGreaterThanOrEqual(100);
+      expect(cap).toBeLessThan(LIMITS.maxPrecision);
+    }
+  });
+
+  it("at its cap a function is computed within the budget; one digit more gives the cap's message, not 'took too long'", () => {
+    for (const [name, source] of Object.entries(SLOW_CALLS)) {
+      const cap = FUNCTION_PRECISION_LIMITS[name] as number;
+      const at = counted(source, cap);
+      expect(at.res.ok ? "ok" : at.res.error.message, `${source} at ${cap}`).toBe("ok");
+      expect(at.meter.estimatedMs, `${source} at ${cap}`).toBeLessThanOrEqual(LIMITS.timeLimitMs);
+      const above = counted(source, cap + 1);
+      expect(above.res.ok ? "ok" : above.res.error.message, `${source} at ${cap + 1}`).toBe(
+        capMessage(name, cap),
+      );
+      // refused before any work
+      expect(above.meter.estimatedMs, `${source} at ${cap + 1}`).toBe(0);
+    }
+  });
+
+  it("each cap is the highest precision the model fits in the budget (not a hand-typed number)", () => {
+    for (const [name, cap] of Object.entries(FUNCTION_PRECISION_LIMITS)) {
+      expect(firstStepCost(name, cap), name).toBeLessThanOrEqual(FIRST_STEP_SHARE * LIMITS.timeLimitMs);
+      expect(firstStepCost(name, cap + 1), name).toBeGreaterThan(FIRST_STEP_SHARE * LIMITS.timeLimitMs);
+    }
+  });
+
+  it("values that stay exact are not capped; symbolic ones are when their digits are needed", () => {
+    expect(counted("ln(exp(5))", 1000).res).toMatchObject({ ok: true, display: "5" });
+    expect(counted("exp(ln(10))", 1000).res).toMatchObject({ ok: true, display: "10" });
+    const cap = FUNCTION_PRECISION_LIMITS.exp as number;
+    const e = counted("e", cap + 1).res;
+    expect(e.ok ? "ok" : e.error.message).toBe(
+      `The constant e is limited to ${cap} significant digits; lower the precision`,
+    );
+    const scaled = counted("1 + 2 * exp(3)", cap + 1).res;
+    expect(scaled.ok ? "ok" : [scaled.error.message, scaled.error.column]).toEqual([
+      capMessage("exp", cap),
+      9,
+    ]);
+    expect(counted("2 * exp(3)", cap).res.ok).toBe(true);
+  });
+
+  it("the documentation lists the caps in force", () => {
+    const doc = readFileSync(path.join(process.cwd(), "content/docs/200-calculator.md"), "utf8");
+    const listed = new Map<string, number>();
+    for (const m of doc.matchAll(/^\| (.+) \| (\d+) \|$/gm)) {
+      for (const f of (m[1] as string).matchAll(/`([a-z0-9]+|\^)`/g)) {
+        const name = f[1] === "e" ? "e" : f[1] === "^" ? "pow" : (f[1] as string);
+        listed.set(name, Number(m[2]));
+      }
+    }
+    for (const [name, cap] of Object.entries(FUNCTION_PRECISION_LIMITS))
+      expect(listed.get(name), name).toBe(cap);
+    expect(listed.get("e")).toBe(FUNCTION_PRECISION_LIMITS.exp);
+    expect(doc).toContain(capMessage("exp", FUNCTION_PRECISION_LIMITS.exp as number));
   });
 });

@@ -20,6 +20,14 @@ export interface Val {
   readonly c: string | null;
 }
 
+/** A function's precision cap (the constant e has exp's). */
+function capOf(name: string): number | undefined {
+  return FUNCTION_PRECISION_LIMITS[name === "e" ? "exp" : name];
+}
+
+/** The lowest of the caps: at or below it no value needs checking. */
+const LOWEST_CAP = Math.min(...Object.values(FUNCTION_PRECISION_LIMITS));
+
 const MONEY_FUNCTIONS = new Set(["abs", "round", "floor", "ceil", "trunc", "min", "max"]);
 
 function kindOf(c: string | null): string {
@@ -75,10 +83,35 @@ export class Evaluator {
         now: this.ctx.now,
         pos: node.pos,
         len: node.len,
+        // (no check to make at or below the lowest cap: no closure either)
+        admit: this.ctx.precision > LOWEST_CAP ? (x, where) => this.admit(x, where) : undefined,
       },
       precision: this.ctx.precision,
       limit: (name) => this.limit(name, node),
     };
+  }
+
+  /**
+   * The precision caps of values that stayed symbolic (num.ts: q·e^r, q·ln r): a call such as exp(2) is
+   * not refused when it is made, since ln(exp(2)) = 2 needs no digits of it, but once such a value has
+   * to be computed (Ziv's loop calls this first), a precision above its function's cap is refused with
+   * the same message as the call would have had. Cheap: nothing to do at or below the lowest cap.
+   */
+  admit(x: N.Real, where: { pos: number; len: number }): void {
+    if (this.ctx.precision <= LOWEST_CAP) return;
+    const seen = new Set<N.Real>();
+    const stack: N.Real[] = [x];
+    while (stack.length > 0) {
+      const r = stack.pop() as N.Real;
+      if (seen.has(r)) continue;
+      seen.add(r);
+      if (r instanceof N.SymReal && (r.kind === "exp" || r.kind === "ln")) {
+        const o = r.origin;
+        const name = o && capOf(o.name) !== undefined ? o.name : r.kind;
+        this.limit(name, o ?? where);
+      }
+      for (const c of r.operands()) stack.push(c);
+    }
   }
 
   run(statements: readonly Statement[], check: (v: Val, node: Node) => void): Val | undefined {
@@ -136,7 +169,11 @@ export class Evaluator {
   private variable(node: Node & { kind: "var" }): Val {
     const name = node.name;
     if (name === "pi") return { v: N.trigConstantPi(), c: null };
-    if (name === "e") return { v: N.exp(R.ONE, node.pos, node.len), c: null };
+    if (name === "e") {
+      const v = N.exp(R.ONE, node.pos, node.len);
+      if (v instanceof N.SymReal) v.origin = { name: "e", pos: node.pos, len: node.len };
+      return { v, c: null };
+    }
     if (name === "ans") {
       if (!this.ctx.ans)
         throw new EngineError("unknown_variable", "There is no previous result for ans", node.pos, node.len);
@@ -219,9 +256,10 @@ export class Evaluator {
   }
 
   private limit(name: string, node: { pos: number; len: number }): void {
-    const max = FUNCTION_PRECISION_LIMITS[name];
+    const max = capOf(name);
     if (max !== undefined && this.ctx.precision > max) {
-      const what = name === "pow" ? "A power with a fractional exponent" : `${name}()`;
+      const what =
+        name === "pow" ? "A power with a fractional exponent" : name === "e" ? "The constant e" : `${name}()`;
       throw new EngineError(
         "limit",
         `${what} is limited to ${max} significant digits; lower the precision`,
@@ -282,8 +320,11 @@ export class Evaluator {
     }
     this.checkTime(node);
     const v = this.apply(name, (args[0] as Val).v, args, node);
-    // slow functions keep their precision caps when the result is not one of the exact forms
-    if (!N.isQ(v) && !(v instanceof N.SymReal) && name !== "pow") this.limit(name, node);
+    // slow functions keep their precision caps when the result is not one of the exact forms; a
+    // symbolic one is checked when it has to be computed (admit)
+    if (v instanceof N.SymReal) {
+      if (v.origin === undefined) v.origin = { name, pos: node.pos, len: node.len };
+    } else if (!N.isQ(v) && name !== "pow") this.limit(name, node);
     return { v, c: MONEY_FUNCTIONS.has(name) ? money : null };
   }
 

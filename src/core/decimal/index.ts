@@ -101,6 +101,9 @@ interface Budget {
   readonly deadline: number;
   readonly now: () => number;
   readonly meter?: Meter;
+  /** The evaluator's check of the precision caps before a value is computed. */
+  /** The evaluator, whose check of the precision caps runs before a value is computed. */
+  readonly evaluator?: Evaluator;
 }
 
 export interface EvalSuccess {
@@ -219,8 +222,7 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     }
     const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
     const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
-    const budget: Budget = { deadline, now: clock, ...(options.meter ? { meter: options.meter } : {}) };
-    const evaluator = new Evaluator({
+    const evaluator: Evaluator = new Evaluator({
       precision,
       rounding,
       rates: options.rates ?? null,
@@ -230,6 +232,12 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
       now: clock,
       ...(options.meter ? { meter: options.meter } : {}),
     });
+    const budget: Budget = {
+      deadline,
+      now: clock,
+      ...(options.meter ? { meter: options.meter } : {}),
+      evaluator,
+    };
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
       shown.set(v, show(v, node, precision, rounding, notation, budget));
@@ -253,6 +261,12 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     const message = err instanceof Error ? err.message : String(err);
     return failure(source, "internal", `Internal error: ${message.slice(0, 200)}`, 0);
   }
+}
+
+/** The precision caps' check for Ziv's loop (made only when a value needs computing). */
+function admitOf(budget: Budget): ((x: N.Real, where: { pos: number; len: number }) => void) | undefined {
+  const e = budget.evaluator;
+  return e ? (x, where) => e.admit(x, where) : undefined;
 }
 
 type Shown = Omit<EvalSuccess, "ok" | "variables">;
@@ -290,6 +304,7 @@ function roundOnce(
     now: budget.now,
     pos: where.pos,
     len: where.len,
+    admit: admitOf(budget),
   };
   const out = ziv(
     x,
@@ -318,6 +333,7 @@ function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: numb
       now: budget.now,
       pos: node.pos,
       len: node.len,
+      admit: admitOf(budget),
     };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {

@@ -1,3 +1,7 @@
+// (not from real.ts: limits.ts is imported by the evaluator before real.ts, and loading real.ts first
+// from here made the whole engine measurably slower under tsx)
+import { type CostFn, estimateFnCost, firstWorkingPrecision } from "./cost";
+
 /**
  * Bounds that keep every evaluation small: no input can hang or crash the page or the server.
  * Together they keep an evaluation within about 50 ms on a 2-core machine: the slow functions are capped
@@ -25,27 +29,100 @@ export const LIMITS = {
 } as const;
 
 /**
- * Highest precision at which each slow function may run (decimal.js's series for these grow roughly with
- * the cube of the digits). Functions not listed run at any precision up to maxPrecision.
+ * The decimal.js calls (cost model names, cost.ts) that the first step of Ziv's loop makes for each slow
+ * function, with the decimal exponent of the worst argument the model is asked about: exp's cost grows
+ * with its argument, and before its first step the engine assumes the largest one exp accepts (2.3e9,
+ * exponent 9). Derived from how num.ts builds each value: sinh and cosh need exp(x) and exp(-x); tanh
+ * exp(2x); the logarithms to a base two ln (log10 x = ln x / ln 10); pow with a fractional exponent
+ * exp(y ln x); asinh and acosh a square root and ln; atanh one ln; tan sin and cos.
  */
-export const FUNCTION_PRECISION_LIMITS: Readonly<Record<string, number>> = {
-  exp: 500,
-  ln: 400,
-  log10: 400,
-  log2: 250,
-  log: 250,
-  pow: 350,
-  sin: 500,
-  cos: 500,
-  tan: 500,
-  asin: 200,
-  acos: 200,
-  atan: 200,
-  atan2: 200,
-  sinh: 500,
-  cosh: 500,
-  tanh: 500,
-  asinh: 350,
-  acosh: 350,
-  atanh: 350,
+const SLOW_CALLS: Readonly<Record<string, readonly (readonly [CostFn, number])[]>> = {
+  exp: [["exp", 9]],
+  ln: [["ln", 0]],
+  log10: [
+    ["ln", 0],
+    ["ln", 0],
+  ],
+  log2: [
+    ["ln", 0],
+    ["ln", 0],
+  ],
+  log: [
+    ["ln", 0],
+    ["ln", 0],
+  ],
+  pow: [
+    ["ln", 0],
+    ["exp", 9],
+  ],
+  sin: [["sin", 0]],
+  cos: [["cos", 0]],
+  tan: [
+    ["sin", 0],
+    ["cos", 0],
+  ],
+  asin: [["asin", 0]],
+  acos: [["acos", 0]],
+  atan: [["atan", 0]],
+  atan2: [["atan2", 0]],
+  sinh: [
+    ["exp", 9],
+    ["exp", 9],
+  ],
+  cosh: [
+    ["exp", 9],
+    ["exp", 9],
+  ],
+  tanh: [["exp", 9]],
+  asinh: [
+    ["sqrt", 0],
+    ["ln", 0],
+  ],
+  acosh: [
+    ["sqrt", 0],
+    ["ln", 0],
+  ],
+  atanh: [["ln", 0]],
 };
+
+/**
+ * The share of the time budget that one slow function's first step may take at its precision cap; the
+ * rest is for parsing, the exact arithmetic around it and the final rounding.
+ */
+export const FIRST_STEP_SHARE = 0.9;
+
+/** The cost model's estimate (ms) of the first step of Ziv's loop for `name` at precision p. */
+export function firstStepCost(name: string, p: number): number {
+  const calls = SLOW_CALLS[name];
+  if (!calls) return 0;
+  const wp = firstWorkingPrecision(p);
+  let ms = 0;
+  for (const [fn, e] of calls) ms += estimateFnCost(fn, wp, e);
+  return ms;
+}
+
+/** The highest precision (≤ maxPrecision) whose first step fits FIRST_STEP_SHARE of the budget. */
+function highestPrecision(name: string): number {
+  const budget = FIRST_STEP_SHARE * LIMITS.timeLimitMs;
+  let lo: number = LIMITS.minPrecision;
+  let hi: number = LIMITS.maxPrecision;
+  if (firstStepCost(name, hi) <= budget) return hi;
+  // the cost grows with the precision: the largest p with cost(p) ≤ budget
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (firstStepCost(name, mid) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Highest precision at which each slow function may be computed: derived from the cost model (cost.ts,
+ * calibrated by bench/decimal-cost.bench.ts), so that at its cap a function's first step fits the time
+ * budget and above it the user reads "exp() is limited to N significant digits" rather than "took too
+ * long". Functions not listed (sqrt, cbrt, arithmetic) run at any precision up to maxPrecision. The
+ * documentation's table (content/docs/200-calculator.md) lists these values; a test keeps them equal.
+ */
+export const FUNCTION_PRECISION_LIMITS: Readonly<Record<string, number>> = Object.freeze(
+  Object.fromEntries(Object.keys(SLOW_CALLS).map((name) => [name, highestPrecision(name)])),
+);

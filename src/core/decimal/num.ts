@@ -40,6 +40,13 @@ export function isQ(x: Num): x is R.Q {
 
 type SymKind = "pi" | "sqrt" | "exp" | "ln";
 
+/** The function call a symbolic value came from, for its precision cap (evaluator.ts). */
+export interface Origin {
+  readonly name: string;
+  readonly pos: number;
+  readonly len: number;
+}
+
 /** q × (π | √r | e^r | ln r), evaluated through an ordinary tree. */
 export class SymReal extends Real {
   constructor(
@@ -47,6 +54,8 @@ export class SymReal extends Real {
     readonly q: R.Q,
     readonly r: R.Q,
     readonly inner: Real,
+    /** Set by the evaluator on the value of a call (and kept by values derived from it). */
+    public origin?: Origin,
   ) {
     super();
   }
@@ -91,7 +100,7 @@ function eqQ(a: R.Q, b: R.Q): boolean {
 }
 
 /** Builds q·form, with q = 0 giving 0 and q·√r simplified when r is a square. */
-function sym(kind: SymKind, k: R.Q, r: R.Q): Num {
+function sym(kind: SymKind, k: R.Q, r: R.Q, origin?: Origin): Num {
   if (R.isZero(k)) return R.ZERO;
   if (kind === "sqrt") {
     const root = R.exactRoot(r, 2);
@@ -103,7 +112,7 @@ function sym(kind: SymKind, k: R.Q, r: R.Q): Num {
     kind === "pi" ? PI : new Fn(kind === "sqrt" ? "sqrt" : kind === "exp" ? "exp" : "ln", new QReal(r), 0, 1);
   const one = eqQ(k, R.ONE);
   const inner = one ? base : eqQ(k, R.neg(R.ONE)) ? new Neg(base) : new Mul(new QReal(k), base);
-  return new SymReal(kind, k, kind === "pi" ? R.ONE : r, inner);
+  return new SymReal(kind, k, kind === "pi" ? R.ONE : r, inner, origin);
 }
 
 export function toReal(x: Num): Real {
@@ -112,12 +121,12 @@ export function toReal(x: Num): Real {
 
 function scale(x: SymReal, k: R.Q): Num | undefined {
   const n = R.mul(x.q, k);
-  return n ? sym(x.kind, n, x.r) : undefined;
+  return n ? sym(x.kind, n, x.r, x.origin) : undefined;
 }
 
 export function neg(x: Num): Num {
   if (isQ(x)) return R.neg(x);
-  if (x instanceof SymReal) return sym(x.kind, R.neg(x.q), x.r);
+  if (x instanceof SymReal) return sym(x.kind, R.neg(x.q), x.r, x.origin);
   if (x instanceof Neg) return x.a;
   return new Neg(x);
 }
@@ -129,13 +138,13 @@ export function add(a: Num, b: Num): Num {
   if (a instanceof SymReal && b instanceof SymReal && a.kind === b.kind) {
     if (a.kind === "pi" || eqQ(a.r, b.r)) {
       const k = R.add(a.q, b.q);
-      if (k) return sym(a.kind, k, a.r);
+      if (k) return sym(a.kind, k, a.r, a.origin ?? b.origin);
     } else if (a.kind === "ln" && eqQ(a.q, b.q)) {
       const r = R.mul(a.r, b.r);
-      if (r) return sym("ln", a.q, r);
+      if (r) return sym("ln", a.q, r, a.origin ?? b.origin);
     } else if (a.kind === "ln" && eqQ(a.q, R.neg(b.q))) {
       const r = R.div(a.r, b.r);
-      if (r) return sym("ln", a.q, r);
+      if (r) return sym("ln", a.q, r, a.origin ?? b.origin);
     }
   }
   return new Sum(toReal(a), toReal(b), 1);
@@ -155,11 +164,11 @@ export function mul(a: Num, b: Num): Num {
     const k = R.mul(a.q, b.q);
     if (k && a.kind === "sqrt") {
       const r = R.mul(a.r, b.r);
-      if (r) return sym("sqrt", k, r);
+      if (r) return sym("sqrt", k, r, a.origin ?? b.origin);
     }
     if (k && a.kind === "exp") {
       const r = R.add(a.r, b.r);
-      if (r) return sym("exp", k, r);
+      if (r) return sym("exp", k, r, a.origin ?? b.origin);
     }
   }
   return new Mul(toReal(a), toReal(b));
@@ -182,11 +191,11 @@ export function div(a: Num, b: Num, pos: number, len: number): Num {
         // a / (q√r) = a / (q r) × √r
         const k = R.mul(b.q, b.r);
         const f = k && R.div(a, k);
-        if (f) return sym("sqrt", f, b.r);
+        if (f) return sym("sqrt", f, b.r, b.origin);
       }
       if (b.kind === "exp") {
         const f = R.div(a, b.q);
-        if (f) return sym("exp", f, R.neg(b.r));
+        if (f) return sym("exp", f, R.neg(b.r), b.origin);
       }
     } else if (a instanceof SymReal && a.kind === b.kind) {
       const k = R.div(a.q, b.q);
@@ -196,11 +205,11 @@ export function div(a: Num, b: Num, pos: number, len: number): Num {
           // q1√r1 / (q2√r2) = q1 / (q2 r2) × √(r1 r2)
           const f = R.div(k, b.r);
           const r = R.mul(a.r, b.r);
-          if (f && r) return sym("sqrt", f, r);
+          if (f && r) return sym("sqrt", f, r, a.origin ?? b.origin);
         }
         if (a.kind === "exp") {
           const r = R.sub(a.r, b.r);
-          if (r) return sym("exp", k, r);
+          if (r) return sym("exp", k, r, a.origin ?? b.origin);
         }
         if (a.kind === "ln") {
           if (eqQ(a.r, b.r)) return k;
@@ -259,13 +268,13 @@ export function powInt(x: Num, k: number, pos: number, len: number): Num {
     const qk = R.powInt(x.q, k);
     if (qk && x.kind === "exp") {
       const r = R.mul(x.r, q(BigInt(k)));
-      if (r) return sym("exp", qk, r);
+      if (r) return sym("exp", qk, r, x.origin);
     }
     if (qk && x.kind === "sqrt") {
       const half = R.powInt(x.r, Math.floor(k / 2)); // (√r)^k = r^⌊k/2⌋ × √r for odd k
       if (half) {
         const base = R.mul(qk, half);
-        if (base) return k % 2 === 0 ? base : sym("sqrt", base, x.r);
+        if (base) return k % 2 === 0 ? base : sym("sqrt", base, x.r, x.origin);
       }
     }
   }
@@ -291,6 +300,11 @@ export interface Ops {
 
 export function sign(x: Num, ops: Ops): -1 | 0 | 1 | undefined {
   if (isQ(x)) return R.sign(x);
+  if (x instanceof SymReal) {
+    // π, √r (r > 0) and e^r are positive; ln r (r > 0, r ≠ 1: sym() makes ln 1 zero) has the sign of r - 1
+    const s = R.sign(x.q);
+    return x.kind === "ln" ? ((s * R.cmp(x.r, R.ONE)) as -1 | 0 | 1) : s;
+  }
   return signOf(x, ops.precision, ops.ziv);
 }
 
@@ -349,7 +363,7 @@ export function pow(x: Num, y: Num, ops: Ops, pos: number, len: number, how: str
   }
   if (x instanceof SymReal && x.kind === "exp" && eqQ(x.q, R.ONE) && isQ(y)) {
     const r = R.mul(x.r, y);
-    if (r) return sym("exp", R.ONE, r);
+    if (r) return sym("exp", R.ONE, r, x.origin);
   }
   ops.limit("pow");
   return exp(mul(y, ln(x, ops, pos, len)), pos, len);
@@ -398,7 +412,7 @@ export function sqrt(x: Num, pos: number, len: number): Num {
   if (x instanceof SymReal && x.kind === "exp" && R.sign(x.q) > 0) {
     const root = R.exactRoot(x.q, 2);
     const half = R.mul(x.r, HALF);
-    if (root && half) return sym("exp", root, half);
+    if (root && half) return sym("exp", root, half, x.origin);
   }
   return new Fn("sqrt", x, pos, len);
 }
@@ -415,7 +429,7 @@ export function cbrt(x: Num, pos: number, len: number): Num {
 
 export function abs(x: Num, ops: Ops): Num {
   if (isQ(x)) return R.absQ(x);
-  if (x instanceof SymReal) return sym(x.kind, R.absQ(x.q), x.r);
+  if (x instanceof SymReal) return sym(x.kind, R.absQ(x.q), x.r, x.origin);
   const s = sign(x, ops);
   if (s === 1) return x;
   if (s === -1) return neg(x);

@@ -14,8 +14,9 @@ import Decimal from "decimal.js";
 import type { RoundingMode } from "../rounding";
 import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { piDigits } from "./constants";
-import { type CostFn, estimateFnCost, type Meter } from "./cost";
+import { type CostFn, estimateFnCost, firstWorkingPrecision, type Meter } from "./cost";
 import { EngineError } from "./errors";
+import { lnFast, sqrtFast } from "./fastfn";
 import * as R from "./rational";
 import { toDecimalRounding } from "./rounding";
 
@@ -118,13 +119,22 @@ export abstract class Real {
     return this.cache ? this.cache.c.e : undefined;
   }
 
-  /** Estimated milliseconds to evaluate this tree at wp (each shared node counted once). */
+  /**
+   * Estimated milliseconds to evaluate this tree at wp (each shared node counted once, and nothing for
+   * a subtree whose ball at wp is cached: ball() answers it without any work).
+   */
   cost(wp: number, seen: Set<number> = new Set()): number {
     if (seen.has(this.id)) return 0;
     seen.add(this.id);
+    if (this.cacheWp === wp && this.cache) return 0;
     let total = this.ownCost(wp);
     for (const c of this.children()) total += c.cost(wp, seen);
     return total;
+  }
+
+  /** The operands of this value (for walks over the tree, e.g. the precision caps' check). */
+  operands(): readonly Real[] {
+    return this.children();
   }
 
   protected abstract compute(ax: Approx): Ball;
@@ -353,7 +363,8 @@ export class Fn extends Real {
         }
         if (!awayFromZero(x) || x.c.isNeg()) throw new NeedMore();
         this.charge(ax, x.c.e);
-        c = this.name === "ln" ? x.c.ln() : x.c.sqrt();
+        c =
+          this.name === "ln" ? (lnFast(x.c, ax.wp, D) ?? x.c.ln()) : (sqrtFast(x.c, ax.wp, D) ?? x.c.sqrt());
         logL = this.name === "ln" ? -(x.c.e + LOG10_09) : -LOG10_2 - 0.5 * (x.c.e + LOG10_09);
         break;
       }
@@ -470,23 +481,19 @@ export interface ZivContext {
   /** Where to report "took too long". */
   readonly pos: number;
   readonly len: number;
+  /**
+   * Called once with the value before its first step: throws when the value needs a slow function above
+   * its precision cap (the evaluator's check for values that stayed symbolic, num.ts).
+   */
+  readonly admit?: (x: Real, where: { pos: number; len: number }) => void;
 }
 
 /** Highest working precision Ziv's loop goes to. */
 export const MAX_WORKING_PRECISION = 2_000;
 
-/**
- * Digits beyond the requested precision at which Ziv's loop starts. A ball a few units wide in the last
- * of p + 3 digits decides the rounding at p digits unless the value lies within about a hundredth of a
- * unit of a rounding boundary (about 1 in 100 values, which then cost one more step at twice the
- * precision); starting at p + 10 cost every value 50% more digits in decimal.js to save that step.
- */
-export const GUARD_DIGITS = 3;
-
-/** The working precision of Ziv's first step for a result of p digits. */
-export function firstWorkingPrecision(p: number): number {
-  return p + GUARD_DIGITS;
-}
+// Ziv's first working precision is defined with the cost model (cost.ts), which the precision caps
+// (limits.ts) are derived from
+export { firstWorkingPrecision, GUARD_DIGITS } from "./cost";
 
 export type ZivOutcome<T> =
   | { readonly kind: "decided"; readonly value: T }
@@ -507,15 +514,12 @@ export function ziv<T>(
   let wp = Math.max(start, 8);
   let last: { ball: Ball; wp: number; D: typeof Decimal } | undefined;
   const cap = Math.min(MAX_WORKING_PRECISION, maxWp);
+  ctx.admit?.(x, ctx);
   for (;;) {
     const est = x.cost(wp);
     if (ctx.now() + est > ctx.deadline) {
       // never round from a ball that is not decided for lack of time: that could show a wrong digit
       throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
-    }
-    if (ctx.meter) {
-      ctx.meter.ops++;
-      ctx.meter.estimatedMs += est;
     }
     const D = decimalFor(wp, "half-even");
     let ball: Ball | undefined;
@@ -523,6 +527,13 @@ export function ziv<T>(
       ball = x.ball({ wp, D, charge: (ms) => charge(ctx, ms) });
     } catch (err) {
       if (!(err instanceof NeedMore)) throw err;
+    } finally {
+      // counted once the step is done, so that a clock reading the meter (tests) shows the work before
+      // the step while its slow calls are charged, as a real clock does
+      if (ctx.meter) {
+        ctx.meter.ops++;
+        ctx.meter.estimatedMs += est;
+      }
     }
     if (ball) {
       const v = decide(ball, wp);
