@@ -17,7 +17,18 @@ export async function isOutage(error: unknown): Promise<boolean> {
   return (await checkHealth(2000)).status !== "ok";
 }
 
-export async function checkHealth(timeoutMs = 3000): Promise<Health> {
+// The probe in flight, shared: a burst of health checks (a load balancer, a monitor, a flood) costs
+// one query, and every caller still gets the answer of a probe that ended after it asked.
+let inFlight: Promise<Health> | undefined;
+
+export function checkHealth(timeoutMs = 3000): Promise<Health> {
+  inFlight ??= probe(timeoutMs).finally(() => {
+    inFlight = undefined;
+  });
+  return inFlight;
+}
+
+async function probe(timeoutMs: number): Promise<Health> {
   const database = getEnv().DATABASE_MODE;
   let timer: NodeJS.Timeout | undefined;
   try {
