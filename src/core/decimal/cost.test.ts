@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { estimateFnCost, SAFETY } from "./cost";
+import { CLOCK_GRACE_OPS, estimateFnCost, SAFETY } from "./cost";
 import { evaluate, FUNCTION_PRECISION_LIMITS, LIMITS, type Meter } from "./index";
 import { FIRST_STEP_SHARE, firstStepCost } from "./limits";
 
@@ -183,5 +183,52 @@ describe("precision caps agree with the time budget", () => {
       expect(listed.get(name), name).toBe(cap);
     expect(listed.get("e")).toBe(FUNCTION_PRECISION_LIMITS.exp);
     expect(doc).toContain(capMessage("exp", FUNCTION_PRECISION_LIMITS.exp as number));
+  });
+});
+
+describe("the wall clock is a backstop, not the judge", () => {
+  /** A clock that reads 0 when the evaluation starts and an hour later at every reading after it. */
+  function descheduled(): () => number {
+    let first = true;
+    return () => {
+      if (first) {
+        first = false;
+        return 0;
+      }
+      return 3_600_000;
+    };
+  }
+
+  it("does not refuse small work because the process was not running (a jump of the clock)", () => {
+    // a server descheduled under load, or a long GC pause, between two operations: real work is tiny
+    for (const [source, precision, expected] of [
+      ["0.1 + 0.2", 20, "0.3"],
+      ["120 * 7.5%", 20, "9"],
+      ["sqrt(2)", 20, "1.4142135623730950488"],
+      ["exp(sqrt(ln(966)) + ln(1583360 + 3275247.95))", 20, "66848169.488926471625"],
+    ] as const) {
+      const meter: Meter = { ops: 0, estimatedMs: 0 };
+      const r = evaluate(source, { precision, rounding: "half-even", meter, clock: descheduled() });
+      expect(r.ok ? r.display : r.error.message, source).toBe(expected);
+      expect(meter.ops, source).toBeLessThan(CLOCK_GRACE_OPS);
+    }
+  });
+
+  it("still stops work the model does not see, once there is some: past the grace, the clock refuses", () => {
+    const long = Array.from({ length: 4 * CLOCK_GRACE_OPS }, (_, i) => String(i + 1)).join("+");
+    const meter: Meter = { ops: 0, estimatedMs: 0 };
+    const r = evaluate(long, { meter, clock: descheduled() });
+    expect(r.ok ? r.display : r.error.message).toBe("The calculation took too long");
+    // refused at the first check after the grace, not at the end
+    expect(meter.ops).toBe(CLOCK_GRACE_OPS);
+    // the same program on a clock that does not jump is fine
+    expect(evaluate(long).ok).toBe(true);
+  });
+
+  it("refuses by the model alone: a clock that never moves cannot buy more work", () => {
+    const meter: Meter = { ops: 0, estimatedMs: 0 };
+    const r = evaluate("exp(0.7) + exp(0.8) + exp(0.9)", { precision: 300, meter, clock: () => 0 });
+    expect(r.ok ? r.display : r.error.message).toBe("The calculation took too long");
+    expect(meter.estimatedMs).toBeLessThanOrEqual(LIMITS.timeLimitMs);
   });
 });

@@ -96,12 +96,43 @@ export function estimateFnCost(fn: CostFn, wp: number, e = 0): number {
 }
 
 /**
- * Counts the work of one evaluation, for tests and benchmarks: the operations done and the cost model's
- * estimate of them (deterministic, unlike a clock).
+ * Counts the work of one evaluation: the operations done and the cost model's estimate of them
+ * (deterministic, unlike a clock). Every evaluation has one; tests and benchmarks may pass their own to read it.
  */
 export interface Meter {
   /** Operations: expression nodes evaluated, decimal.js calls of the slow functions, steps of Ziv's loop. */
   ops: number;
   /** The sum of the cost model's estimates (ms) of every step of Ziv's loop that was started. */
   estimatedMs: number;
+}
+
+/**
+ * Operations an evaluation may do before the wall clock alone can refuse it (unless the model says a
+ * quarter of the budget is spent). A wall clock also counts time the process did not run: a server
+ * descheduled under load, a garbage collection of other requests' garbage, a cold start; `0.1 + 0.2`
+ * (4 operations) was refused as "took too long" that way. The budget is kept by the model first, on work
+ * it estimates before the work starts; the clock is the backstop for work the model does not see, and a
+ * backstop needs work done before it can have caught any.
+ */
+export const CLOCK_GRACE_OPS = 32;
+
+/** The budget of one evaluation: its limit, the clock's deadline, and the meter of the work done so far. */
+export interface Allowance {
+  readonly limitMs: number;
+  readonly deadline: number;
+  /** The clock of the deadline (ms). */
+  readonly now: () => number;
+  readonly meter: Meter;
+}
+
+/**
+ * Whether starting work estimated at `estMs` would overrun the budget: refused when the model's sum
+ * would pass the limit (the same answer on any machine, under any load), or, once the evaluation has done
+ * real work, when the clock would end past the deadline.
+ */
+export function overruns(a: Allowance, estMs: number): boolean {
+  const m = a.meter;
+  if (m.estimatedMs + estMs > a.limitMs) return true;
+  if (m.ops < CLOCK_GRACE_OPS && m.estimatedMs < a.limitMs / 4) return false;
+  return a.now() + estMs > a.deadline;
 }

@@ -5,7 +5,7 @@
  * index.ts. Errors are thrown as EngineError and turned into values by `evaluate()`.
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
-import type { Meter } from "./cost";
+import { type Allowance, overruns } from "./cost";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
@@ -40,11 +40,8 @@ export interface EvalContext {
   readonly rates: RateTable | null;
   readonly vars: Map<string, Val>;
   readonly ans: Val | undefined;
-  readonly deadline: number;
-  /** The clock of the deadline (ms). */
-  readonly now: () => number;
-  /** Counts operations and estimated cost, when given (tests and benchmarks). */
-  readonly meter?: Meter;
+  /** The time budget, and the meter of operations and estimated cost it is kept by. */
+  readonly allowance: Allowance;
 }
 
 /**
@@ -78,9 +75,7 @@ export class Evaluator {
   ops(node: { pos: number; len: number }): N.Ops {
     return {
       ziv: {
-        deadline: this.ctx.deadline,
-        meter: this.ctx.meter,
-        now: this.ctx.now,
+        ...this.ctx.allowance,
         pos: node.pos,
         len: node.len,
         // (no check to make at or below the lowest cap: no closure either)
@@ -125,10 +120,10 @@ export class Evaluator {
     return last;
   }
 
-  /** The time budget, checked before every operation. */
+  /** The time budget, checked before every operation (cost.ts `overruns`: the clock only after real work). */
   private checkTime(node: Node): void {
-    if (this.ctx.meter) this.ctx.meter.ops++;
-    if (this.ctx.now() > this.ctx.deadline)
+    this.ctx.allowance.meter.ops++;
+    if (overruns(this.ctx.allowance, 0))
       throw new EngineError("limit", "The calculation took too long", node.pos, node.len);
   }
 

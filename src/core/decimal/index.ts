@@ -26,14 +26,16 @@
  *
  * Bounds (limits.ts): 10,000 characters, 1,000 statements, nesting 200, results within 10^±1,000,000
  * (intermediate values may lie beyond), precision 1..1000 (slow functions have lower precision caps),
- * exact values up to about 4,900 digits (bigger ones continue as bounded approximations), and a
- * wall-clock budget (default 40 ms) checked before every operation, with the cost of each refinement of
- * an irrational value estimated before it starts, so that every input finishes within about 50 ms.
+ * exact values up to about 4,900 digits (bigger ones continue as bounded approximations), and a time
+ * budget (default 40 ms) checked before every operation: the cost of each refinement of an irrational
+ * value is estimated before it starts and refused when the estimates would pass the budget; the wall clock
+ * is a backstop once real work is done (cost.ts `overruns`), so every input finishes within about 50 ms
+ * and no trivial one is refused because the process was descheduled.
  */
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
-import type { Meter } from "./cost";
+import type { Allowance, Meter } from "./cost";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
@@ -82,7 +84,7 @@ export interface EvaluateOptions {
   readonly variables?: Readonly<Record<string, Value>>;
   /** Exchange rates for money conversion (base EUR); without them converting is an error. */
   readonly rates?: RateTable | null;
-  /** Wall-clock budget in milliseconds, checked before every operation; default 40. */
+  /** Time budget in milliseconds, checked before every operation (cost.ts `overruns`); default 40. */
   readonly timeLimitMs?: number;
   /**
    * Filled in with the operations done and the cost model's estimate of them (deterministic, unlike the
@@ -96,12 +98,8 @@ export interface EvaluateOptions {
   readonly clock?: () => number;
 }
 
-/** The deadline of one evaluation, its clock and the meter that counts its work. */
-interface Budget {
-  readonly deadline: number;
-  readonly now: () => number;
-  readonly meter?: Meter;
-  /** The evaluator's check of the precision caps before a value is computed. */
+/** The time budget of one evaluation (its limit, clock and meter), and the evaluator that checks the caps. */
+interface Budget extends Allowance {
   /** The evaluator, whose check of the precision caps runs before a value is computed. */
   readonly evaluator?: Evaluator;
 }
@@ -220,24 +218,23 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     } catch (err) {
       return failure(source, "invalid_option", err instanceof Error ? err.message : "Invalid variables", 0);
     }
-    const limit = options.timeLimitMs ?? LIMITS.timeLimitMs;
-    const deadline = started + (Number.isFinite(limit) && limit > 0 ? limit : LIMITS.timeLimitMs);
+    const asked = options.timeLimitMs ?? LIMITS.timeLimitMs;
+    const limitMs = Number.isFinite(asked) && asked > 0 ? asked : LIMITS.timeLimitMs;
+    const allowance: Allowance = {
+      limitMs,
+      deadline: started + limitMs,
+      now: clock,
+      meter: options.meter ?? { ops: 0, estimatedMs: 0 },
+    };
     const evaluator: Evaluator = new Evaluator({
       precision,
       rounding,
       rates: options.rates ?? null,
       vars,
       ans,
-      deadline,
-      now: clock,
-      ...(options.meter ? { meter: options.meter } : {}),
+      allowance,
     });
-    const budget: Budget = {
-      deadline,
-      now: clock,
-      ...(options.meter ? { meter: options.meter } : {}),
-      evaluator,
-    };
+    const budget: Budget = { ...allowance, evaluator };
     const shown = new Map<Val, Shown>();
     const last = evaluator.run(statements, (v, node) => {
       shown.set(v, show(v, node, precision, rounding, notation, budget));
@@ -261,6 +258,11 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
     const message = err instanceof Error ? err.message : String(err);
     return failure(source, "internal", `Internal error: ${message.slice(0, 200)}`, 0);
   }
+}
+
+/** The budget's own fields (not the evaluator) for a Ziv context. */
+function allowanceOf(b: Budget): Allowance {
+  return { limitMs: b.limitMs, deadline: b.deadline, now: b.now, meter: b.meter };
 }
 
 /** The precision caps' check for Ziv's loop (made only when a value needs computing). */
@@ -298,14 +300,7 @@ function roundOnce(
     if (!r) throw new EngineError("limit", "The number is too large to round exactly", where.pos, where.len);
     return { d: new ScaledDecimal(r.q, -t.dp), exact: r.exact };
   }
-  const ctx = {
-    deadline: budget.deadline,
-    meter: budget.meter,
-    now: budget.now,
-    pos: where.pos,
-    len: where.len,
-    admit: admitOf(budget),
-  };
+  const ctx = { ...allowanceOf(budget), pos: where.pos, len: where.len, admit: admitOf(budget) };
   const out = ziv(
     x,
     firstWorkingPrecision(precision),
@@ -327,14 +322,7 @@ function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: numb
   let e: number | undefined;
   if (N.isQ(x)) e = R.isZero(x) ? undefined : R.exponentOf(x);
   else {
-    const ctx = {
-      deadline: budget.deadline,
-      meter: budget.meter,
-      now: budget.now,
-      pos: node.pos,
-      len: node.len,
-      admit: admitOf(budget),
-    };
+    const ctx = { ...allowanceOf(budget), pos: node.pos, len: node.len, admit: admitOf(budget) };
     try {
       const out = ziv(x, firstWorkingPrecision(precision), precision + 10, ctx, (b, wp) => {
         // |c| > 10^r: the ball excludes zero (no exact ends needed)
@@ -454,7 +442,12 @@ export function formatResult(
   }
   try {
     const x = toVal(value, "value");
-    const budget = { deadline: now() + LIMITS.timeLimitMs, now };
+    const budget: Budget = {
+      limitMs: LIMITS.timeLimitMs,
+      deadline: now() + LIMITS.timeLimitMs,
+      now,
+      meter: { ops: 0, estimatedMs: 0 },
+    };
     const where = { pos: 0, len: 1 };
     const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
     const {

@@ -5,7 +5,8 @@ import { type CostFn, estimateFnCost, firstWorkingPrecision } from "./cost";
 /**
  * Bounds that keep every evaluation small: no input can hang or crash the page or the server.
  * Together they keep an evaluation within about 50 ms on a 2-core machine: the slow functions are capped
- * so one call stays near 20 ms at most, and a 40 ms wall-clock budget is checked between operations.
+ * so one call stays near 20 ms at most, and a 40 ms budget is checked between operations (on the cost
+ * model's estimates, with the wall clock as a backstop once real work is done: cost.ts `overruns`).
  */
 export const LIMITS = {
   /** Longest accepted source, in characters. */
@@ -24,7 +25,7 @@ export const LIMITS = {
   maxPlainExponent: 1_000,
   /** Most arguments to min/max. */
   maxArgs: 1_000,
-  /** Default wall-clock budget of one evaluation, checked between operations. */
+  /** Default time budget of one evaluation (ms), checked between operations. */
   timeLimitMs: 40,
 } as const;
 

@@ -14,7 +14,7 @@ import Decimal from "decimal.js";
 import type { RoundingMode } from "../rounding";
 import { decimalFor, Exact, isDecimalError, recoverDecimalState } from "./clones";
 import { piDigits } from "./constants";
-import { type CostFn, estimateFnCost, firstWorkingPrecision, type Meter } from "./cost";
+import { type Allowance, type CostFn, estimateFnCost, firstWorkingPrecision, overruns } from "./cost";
 import { EngineError } from "./errors";
 import { lnFast, sqrtFast } from "./fastfn";
 import * as R from "./rational";
@@ -473,11 +473,7 @@ export class Atan2 extends Real {
 
 // ---- Ziv's loop --------------------------------------------------------------------------------
 
-export interface ZivContext {
-  readonly deadline: number;
-  readonly now: () => number;
-  /** Counts the steps and their estimated cost, when given (tests and benchmarks). */
-  readonly meter?: Meter;
+export interface ZivContext extends Allowance {
   /** Where to report "took too long". */
   readonly pos: number;
   readonly len: number;
@@ -517,7 +513,7 @@ export function ziv<T>(
   ctx.admit?.(x, ctx);
   for (;;) {
     const est = x.cost(wp);
-    if (ctx.now() + est > ctx.deadline) {
+    if (overruns(ctx, est)) {
       // never round from a ball that is not decided for lack of time: that could show a wrong digit
       throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
     }
@@ -530,10 +526,8 @@ export function ziv<T>(
     } finally {
       // counted once the step is done, so that a clock reading the meter (tests) shows the work before
       // the step while its slow calls are charged, as a real clock does
-      if (ctx.meter) {
-        ctx.meter.ops++;
-        ctx.meter.estimatedMs += est;
-      }
+      ctx.meter.ops++;
+      ctx.meter.estimatedMs += est;
     }
     if (ball) {
       const v = decide(ball, wp);
@@ -550,8 +544,8 @@ export function ziv<T>(
 
 /** Refuses a slow call that would end past the deadline (its estimate is already in the step's). */
 function charge(ctx: ZivContext, ms: number): void {
-  if (ctx.meter) ctx.meter.ops++;
-  if (ctx.now() + ms > ctx.deadline) {
+  ctx.meter.ops++;
+  if (overruns(ctx, ms)) {
     throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
   }
 }
