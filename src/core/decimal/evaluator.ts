@@ -73,9 +73,13 @@ export class Evaluator {
 
   /** The operations' context for a node (where a time-out or an undecidable sign is reported). */
   ops(node: { pos: number; len: number }): N.Ops {
+    const a = this.ctx.allowance;
     return {
       ziv: {
-        ...this.ctx.allowance,
+        limitMs: a.limitMs,
+        deadline: a.deadline,
+        now: a.now,
+        meter: a.meter,
         pos: node.pos,
         len: node.len,
         // (no check to make at or below the lowest cap: no closure either)
