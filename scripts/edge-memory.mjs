@@ -10,11 +10,11 @@
  *   such requests, for the same URL, for EDGE_ANONYMOUS_TTL_MS.
  */
 import { createHash } from "node:crypto";
-import { EDGE_ANONYMOUS_TTL_MS } from "../src/core/http/edge-contract.mjs";
+import { EDGE_ANONYMOUS_TTL_MS, EDGE_REFUSAL_MAX_HOLD_MS } from "../src/core/http/edge-contract.mjs";
 import { pathOf } from "./request-guard.mjs";
 
 /** The longest a refusal is repeated without asking the app (and so PostgreSQL) again. */
-export const MAX_REFUSAL_HOLD_MS = 10_000;
+export const MAX_REFUSAL_HOLD_MS = EDGE_REFUSAL_MAX_HOLD_MS;
 
 /**
  * What a refusal is keyed on besides the client: method, path (not the query) and a digest of the

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract.mjs";
 import type { Db, Tx } from "./db/client";
 import { rateLimitEvents } from "./db/schema";
 
@@ -45,7 +46,7 @@ const MAX_REMEMBERED = 10_000;
  * reset in the database (events deleted by an operator or a test) is honoured within 10 s, and a
  * client hammering past its limit still costs one query per 10 s instead of one per request.
  */
-const MAX_REMEMBER_MS = 10_000;
+const MAX_REMEMBER_MS = EDGE_REFUSAL_MAX_HOLD_MS;
 
 const keyOf = (rule: RateLimitRule, subject: string) =>
   `${rule.bucket}:${rule.limit}:${rule.windowSeconds}:${subject}`;

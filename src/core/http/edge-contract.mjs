@@ -63,6 +63,9 @@ export function bodyCapFor(pathname) {
  */
 export const EDGE_REFUSAL_HEADER = "x-abacus-edge-refusal";
 
+/** The longest the edge (and the app's own memory of a refusal) repeats a refusal before asking again. */
+export const EDGE_REFUSAL_MAX_HOLD_MS = 10_000;
+
 /**
  * Set by the app (value "1") on the answer to a GET that carried no Cookie and no Authorization
  * header, when that answer is the same for every such request (e.g. "nobody is signed in"). The edge

@@ -13,7 +13,7 @@ import { createMailer, type Mailer } from "../mail/outbox";
 import { memberLimitOf } from "../plan-limits";
 import { consumeRateLimit } from "../rate-limit";
 import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
-import { accountSecurity, clientOf } from "./account-security";
+import { accountSecurity, clientOf, clientRefusalHeaders } from "./account-security";
 import { hardenAuthInput } from "./hardening";
 import { enforceInviteLimit } from "./invite-limit";
 
@@ -36,10 +36,15 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
   );
   if (!decision.allowed) {
     const minutes = Math.ceil(decision.retryAfterSeconds / 60);
-    throw new APIError("TOO_MANY_REQUESTS", {
-      message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-      code: "RATE_LIMITED",
-    });
+    throw new APIError(
+      "TOO_MANY_REQUESTS",
+      {
+        message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+        code: "RATE_LIMITED",
+      },
+      // keyed on the client alone: the edge may repeat it while the database's refusal holds
+      clientRefusalHeaders(decision.retryAfterSeconds, decision.holdsForMs),
+    );
   }
 }
 
