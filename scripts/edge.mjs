@@ -119,11 +119,21 @@ function stripFromArgument(headers, name) {
 }
 
 /**
+ * What an anonymous answer is kept under: the Host and the URL as the request arrived. An answer may
+ * name the host it was asked on (the monitoring config's tunnel, without APP_URL), so a request made
+ * with another Host header must never be given it.
+ */
+function anonymousKey(req) {
+  return `${req.headers.host ?? ""} ${req.url ?? "/"}`;
+}
+
+/**
  * Watches the app's answer to `req`: strips the private marker headers, and records a marked 429
  * in `refusals` and a marked anonymous answer in `anonymous`.
  */
 function watchAnswer(req, res, client, { refusals, anonymous }) {
   const url = req.url ?? "/";
+  const key = anonymousKey(req);
   // As the request arrived (Next.js may rewrite req.url); the key is only computed for a marked 429.
   const arrived = {
     method: req.method,
@@ -162,7 +172,7 @@ function watchAnswer(req, res, client, { refusals, anonymous }) {
       if (argHeaders && !Array.isArray(argHeaders)) {
         for (const [name, value] of Object.entries(argHeaders)) headers[name.toLowerCase()] = value;
       }
-      captureBody(res, anonymous.maxBytes, (body) => anonymous.set(url, statusCode, headers, body));
+      captureBody(res, anonymous.maxBytes, (body) => anonymous.set(key, statusCode, headers, body));
     }
     return writeHead.call(this, statusCode, ...rest);
   };
@@ -248,7 +258,7 @@ export function createEdgeHandler(
       );
       return;
     }
-    const stored = isAnonymousRead(req) ? memory.anonymous.get(req.url ?? "/") : undefined;
+    const stored = isAnonymousRead(req) ? memory.anonymous.get(anonymousKey(req)) : undefined;
     if (stored) {
       answerEarly(req, res, stored.status, stored.headers, stored.body);
       return;

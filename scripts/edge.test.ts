@@ -296,6 +296,12 @@ describe("answers the edge gives without the app", () => {
     expect((await send(port, "/api/me", { headers: { authorization: "Bearer k" } })).body).toBe('{"user":1}');
     await send(port, "/api/me?x=1");
     expect(started).toHaveLength(4);
+    // An answer kept for one Host is not given to a request made with another (an answer may name its
+    // host: the monitoring config's tunnel), nor does that request's answer replace it.
+    await send(port, "/api/me", { headers: { host: "evil.example" } });
+    expect(started).toHaveLength(5);
+    await send(port, "/api/me");
+    expect(started).toHaveLength(5);
   });
 });
 

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/server/api";
+import { anonymousAnswer, apiRoute } from "@/server/api";
 import { getEnv } from "@/server/env";
 import { getMonitoringConfig } from "@/server/monitoring";
 import { clientMonitoringConfig } from "@/server/monitoring/config";
@@ -11,5 +11,7 @@ export const GET = apiRoute((request: Request) => {
   const url = new URL(request.url);
   const host = request.headers.get("host") ?? url.host;
   const body = clientMonitoringConfig(getMonitoringConfig(), getEnv(), host, url.protocol.replace(":", ""));
-  return Response.json(body, { headers: { "cache-control": "private, max-age=300" } });
+  // the same for every request with this Host: the edge may give it to credential-less reads (keyed by
+  // Host and URL) without Next.js, as every page load asks for it
+  return anonymousAnswer(request, Response.json(body, { headers: { "cache-control": "private, max-age=300" } }));
 });
