@@ -92,5 +92,16 @@ describe("429s the edge may repeat", () => {
     const delayed = await post("/sign-in/email", { email, password: "wrong-password-1" }, "10.14.2.1");
     expect(delayed.status).toBe(429);
     expect(delayed.headers.get(EDGE_REFUSAL_HEADER)).toBeNull();
+
+    // a client that keeps trying during the account's delay fails each time, and so reaches its own
+    // lockout (3 here), which the edge may repeat: a flood of one account costs the app 3 requests
+    for (let i = 0; i < 2; i++) {
+      const again = await post("/sign-in/email", { email, password: "wrong-password-1" }, "10.14.2.1");
+      expect(again.headers.get(EDGE_REFUSAL_HEADER)).toBeNull();
+      expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/this account/);
+    }
+    const locked = await post("/sign-in/email", { email, password: "wrong-password-1" }, "10.14.2.1");
+    expectRepeatable(locked);
+    expect(((await locked.json()) as { error: { message: string } }).error.message).toMatch(/this network/);
   });
 });
