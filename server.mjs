@@ -57,9 +57,26 @@ server.on("error", (error) => {
   }
   process.exit(1);
 });
-server.listen(port, host, () => {
+server.listen(port, host, async () => {
+  if (!dev) await warmUp();
   console.log(`Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`);
 });
+
+/**
+ * Asks this server once for what every visitor's first page load asks for, before saying it is ready:
+ * the first call of a route pays one-time work in that event-loop turn (Better Auth builds its context
+ * and router, the database pool connects: ~300 ms on a 2-core machine), which otherwise falls on the
+ * first visitor and on everyone waiting behind them. Bounded: failures and a slow answer only skip it.
+ */
+async function warmUp() {
+  const origin = `http://${host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+  for (const path of ["/api/health", "/api/auth/get-session", "/api/me", "/api/monitoring/config"]) {
+    try {
+      const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+    } catch {}
+  }
+}
 
 let closing = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
