@@ -70,9 +70,10 @@ server.listen(port, host, async () => {
  */
 async function warmUp() {
   const origin = `http://${host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+  const signal = AbortSignal.timeout(5_000); // all of it: a database that does not answer delays start 5 s at most
   for (const path of ["/api/health", "/api/auth/get-session", "/api/me", "/api/monitoring/config"]) {
     try {
-      const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${origin}${path}`, { signal });
       await response.arrayBuffer();
     } catch {}
   }
