@@ -65,13 +65,20 @@ server.listen(port, host, async () => {
 /**
  * Asks this server once for what every visitor's first page load asks for, before saying it is ready:
  * the first call of a route pays one-time work in that event-loop turn (Better Auth builds its context
- * and router, the database pool connects: ~300 ms on a 2-core machine), which otherwise falls on the
- * first visitor and on everyone waiting behind them. Bounded: failures and a slow answer only skip it.
+ * and router, the database pool connects: ~300 ms on a 2-core machine; the first dynamic page ~800 ms),
+ * which otherwise falls on the first visitor and on everyone waiting behind them. Bounded: failures and a slow answer only skip it.
  */
 async function warmUp() {
   const origin = `http://${host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
   const signal = AbortSignal.timeout(5_000); // all of it: a database that does not answer delays start 5 s at most
-  for (const path of ["/api/health", "/api/auth/get-session", "/api/me", "/api/monitoring/config"]) {
+  // (a dynamic page: the first one rendered loads React's server renderer, ~800 ms in one turn)
+  for (const path of [
+    "/api/health",
+    "/api/auth/get-session",
+    "/api/me",
+    "/api/monitoring/config",
+    "/sign-in",
+  ]) {
     try {
       const response = await fetch(`${origin}${path}`, { signal });
       await response.arrayBuffer();
