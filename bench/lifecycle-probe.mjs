@@ -9,7 +9,7 @@
 // 3. the embedded server's fsync setting
 // 4. the database down (an external DATABASE_URL nobody listens on): what /api/* and pages answer
 import { spawn } from "node:child_process";
-import { createHmac } from "node:crypto";
+import { createHmac, generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { chromium } from "@playwright/test";
@@ -139,6 +139,10 @@ try {
   const c = start("C", portC, [], {
     DATABASE_URL: `postgres://abacus:x@127.0.0.1:${deadPort}/abacus`,
     AUTH_SECRET: SECRET,
+    // required with an external DATABASE_URL (without it the server now refuses to start, by name)
+    RECEIPT_SIGNING_KEY: generateKeyPairSync("ed25519")
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString(),
   });
   const cUntil = Date.now() + 60_000;
   while (Date.now() < cUntil && !/ready on/.test(c.output())) await sleep(200);

@@ -2,9 +2,15 @@ import * as Sentry from "@sentry/nextjs";
 
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    // Validate the configuration once at start: a bad variable stops the server here, by name.
+    // Validate the configuration once at start: a bad variable stops the server here, by name. (Next.js
+    // catches an error thrown here, logs it on every request and serves 500s: so exit instead.)
     const { getEnv } = await import("./server/env");
-    getEnv();
+    try {
+      getEnv();
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      process.exit(1);
+    }
     const { initServerMonitoring } = await import("./server/monitoring/sdk");
     initServerMonitoring();
   }
