@@ -19,8 +19,8 @@
 //   4. FX rates changed in one transaction with the version bump (what ratesChanged() does) are served
 //      by both instances at once, with no restart: their per-instance caches check the version
 //   4b. /pricing, kept in memory per instance and FX version, shows a rate change on both at once
-//   5. SLOT: a double-submitted checkout, the two submits on different instances, is charged once
-//      (needs the checkout another issue builds; reported as not available until /api/checkout exists)
+//   5. a double-submitted checkout (the browser's server-action request, sent twice at once), the two
+//      submits on different instances, is charged once: one order, one successful payment
 //   6. stopping one instance under load loses no request (nginx retries idempotent requests)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,8 +28,10 @@ import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
 import postgres from "postgres";
+import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
 import {
   ensureAbacusBuild,
   freePort,
@@ -173,6 +175,70 @@ async function main() {
     throw new Error(`instance ${instance} never answered ${pathname}`);
   };
 
+  async function doubleCheckout() {
+    const browser = await chromium.launch(chromiumLaunchOptions);
+    try {
+      const context = await browser.newContext({ baseURL: lb });
+      const signIn = await context.request.post("/api/auth/sign-in/email", {
+        data: { email: "owner@abacus.local", password: "abacus-demo-2026" },
+        headers: { Origin: lb },
+      });
+      if (!signIn.ok()) return [false, `demo owner sign-in: HTTP ${signIn.status()}`];
+      const page = await context.newPage();
+      let captured;
+      await page.route(
+        (url) => url.pathname === "/checkout",
+        async (route) => {
+          if (route.request().method() !== "POST") return route.continue();
+          captured ??= {
+            headers: await route.request().allHeaders(),
+            body: route.request().postDataBuffer(),
+          };
+          await route.abort();
+        },
+      );
+      // Team: the demo organization already has Pro
+      await page.goto("/checkout?plan=team&interval=monthly&currency=EUR");
+      await page.getByLabel("Country").selectOption("DE");
+      await page.getByLabel("Card number").fill("4242424242424242");
+      await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+      await page.getByLabel("Security code").fill("123");
+      await page.getByRole("button", { name: /^Pay / }).click();
+      for (let i = 0; i < 100 && !captured; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!captured) return [false, "the Pay button sent no server action"];
+      const headers = Object.fromEntries(
+        Object.entries(captured.headers).filter(
+          ([name]) => !/^(host|content-length|connection)$/i.test(name),
+        ),
+      );
+      const submit = () =>
+        call("/checkout", { method: "POST", headers, body: captured.body }).then((answer) => ({
+          ...answer,
+          paid: /Payment received|already has this plan/.test(answer.text),
+        }));
+      const answers = await Promise.all([submit(), submit()]);
+      const key = /"idempotencyKey":"([0-9a-f-]{36})"/.exec(captured.body?.toString() ?? "")?.[1];
+      const [row] = await sql`
+        select count(distinct o.id)::int as orders,
+               count(p.id) filter (where p.status = 'succeeded')::int as charges
+        from orders o left join payments p on p.order_id = o.id
+        where o.idempotency_key = ${key ?? ""}`;
+      const landed = answers.map((a) => `${a.via} ${a.status}${a.paid ? " paid" : ""}`).join(", ");
+      const ok =
+        key !== undefined &&
+        new Set(answers.map((a) => a.via)).size === 2 &&
+        answers.every((a) => a.status === 200 && a.paid) &&
+        row.orders === 1 &&
+        row.charges === 1;
+      return [
+        ok,
+        `two submits of key ${key?.slice(0, 8) ?? "?"}…: ${landed}; ${row.orders} order, ${row.charges} charge`,
+      ];
+    } finally {
+      await browser.close();
+    }
+  }
+
   // 1. Round robin.
   const seen = [];
   for (let i = 0; i < 6; i++) seen.push((await call("/api/health")).via);
@@ -298,22 +364,11 @@ async function main() {
       `after USD → ${pageRate}: A ${fresh.A.price}, B ${fresh.B.price} (expected ${expected})`,
   );
 
-  // 5. SLOT: the double-submitted checkout.
-  const probe = await call("/api/checkout", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: "{}",
-  });
-  check(
-    "double-submitted checkout charged once across instances",
-    null,
-    probe.status === 404
-      ? "not available: there is no checkout endpoint yet (another issue builds it); see the SLOT in bench/instances.mjs"
-      : `checkout endpoint answers ${probe.status}: fill in the SLOT in bench/instances.mjs`,
-  );
-  // SLOT (checkout): sign in, submit the same checkout twice at once with one idempotency key so the
-  // two land on different instances (callOn "A" and callOn "B" in Promise.all), then check in the
-  // database that exactly one payment/charge row exists for that key and both answers agree.
+  // 5. The double-submitted checkout: the browser's own submit (a server action, one idempotency key)
+  // captured once and sent twice at once through nginx, so that round robin lands the two on different
+  // instances; exactly one order and one successful payment may exist for that key, and both answers
+  // must be a success (the second one the first one's result, not a second charge).
+  check("double-submitted checkout charged once across instances", ...(await doubleCheckout()));
 
   // 6. Stop B under load: nginx sends its share to A; no request is lost.
   const load = autocannon({ url: `${lb}/api/health`, connections: 10, duration: 8 });
