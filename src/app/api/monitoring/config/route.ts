@@ -13,5 +13,8 @@ export const GET = apiRoute((request: Request) => {
   const body = clientMonitoringConfig(getMonitoringConfig(), getEnv(), host, url.protocol.replace(":", ""));
   // the same for every request with this Host: the edge may give it to credential-less reads (keyed by
   // Host and URL) without Next.js, as every page load asks for it
-  return anonymousAnswer(request, Response.json(body, { headers: { "cache-control": "private, max-age=300" } }));
+  return anonymousAnswer(
+    request,
+    Response.json(body, { headers: { "cache-control": "private, max-age=300" } }),
+  );
 });
