@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { OpenSslDir } from "../../../tests/support/openssl";
 import { DIGEST_ALGORITHMS, type DigestAlgorithm, digest, digestStream } from "./digest";
 import { bytesToHex, utf8ToBytes } from "./encoding";
@@ -41,14 +41,19 @@ describe("digests agree with openssl dgst", () => {
   for (const alg of DIGEST_ALGORITHMS) {
     const name = OPENSSL[alg];
     if (!name) continue;
-    it(`${alg}: one-shot, streamed (Blob and bytes)`, async () => {
+    it(`${alg}: one-shot, read-then-WebCrypto, streamed through hash-wasm and @noble/hashes`, async () => {
       expect(bytesToHex(await digest(alg, SMALL))).toBe(opensslDigest(name, small));
       const expected = opensslDigest(name, big);
       const chunkSize = 1024 * 1024;
+      // The default: SHA-1/256/384/512 read whole then one WebCrypto digest; the rest stream.
       expect(bytesToHex(await digestStream(alg, new Blob([BIG]), { chunkSize }))).toBe(expected);
       expect(bytesToHex(await digestStream(alg, BIG, { chunkSize }))).toBe(expected);
-      // Without WebAssembly: WebCrypto one-shot (SHA-1/2) or @noble/hashes.
-      expect(bytesToHex(await digestStream(alg, new Blob([BIG]), { chunkSize, noWasm: true }))).toBe(
+      // Above the one-shot bound (here: every size), hash-wasm streams.
+      const stream = { chunkSize, oneShotMax: 0 };
+      expect(bytesToHex(await digestStream(alg, new Blob([BIG]), stream))).toBe(expected);
+      expect(bytesToHex(await digestStream(alg, BIG, stream))).toBe(expected);
+      // Without WebAssembly: @noble/hashes streams.
+      expect(bytesToHex(await digestStream(alg, new Blob([BIG]), { ...stream, noWasm: true }))).toBe(
         expected,
       );
       expect(bytesToHex(await digest(alg, BIG))).toBe(expected);
@@ -62,6 +67,93 @@ describe("digests agree with openssl dgst", () => {
     expect(
       bytesToHex(await digestStream("SHAKE256", new Blob([new Uint8Array(SMALL)]), { length: 100 })),
     ).toBe(opensslDigest("shake256", small, 100));
+  });
+});
+
+describe("which path a file takes", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const blob = new Blob([BIG]);
+
+  it("SHA-1/256/384/512 up to the bound: one WebCrypto digest of the whole file, progress while reading", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    const seen: number[] = [];
+    await digestStream("SHA-256", blob, { onProgress: (done) => seen.push(done) });
+    expect(spy).toHaveBeenCalledTimes(1);
+    const [call] = spy.mock.calls;
+    expect((call?.[1] as Uint8Array | undefined)?.byteLength).toBe(BIG.length);
+    expect(seen.at(-1)).toBe(BIG.length);
+    // Exactly at the bound still one-shot; one byte over streams.
+    await digestStream("SHA-512", blob, { oneShotMax: BIG.length });
+    expect(spy).toHaveBeenCalledTimes(2);
+    await digestStream("SHA-512", blob, { oneShotMax: BIG.length - 1 });
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+
+  it("algorithms WebCrypto lacks always stream", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    await digestStream("SHA3-256", blob);
+    await digestStream("SHA-224", blob);
+    await digestStream("BLAKE3", blob);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("a buffer the runtime refuses (RangeError) falls back to streaming, same digest", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    const expected = bytesToHex(await digestStream("SHA-256", blob, { oneShotMax: 0 }));
+    const huge = { size: 2 ** 53, stream: () => blob.stream() };
+    Object.setPrototypeOf(huge, Blob.prototype);
+    // A Blob-like whose stated size no buffer can hold: the stream gives the real bytes.
+    expect(bytesToHex(await digestStream("SHA-256", huge as unknown as Blob))).toBe(expected);
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  /** A Blob-like with the stated size whose stream is `stream` (a file as the browser would hand it over). */
+  function blobLike(size: number, stream: () => ReadableStream<Uint8Array>): Blob {
+    const b = { size, stream };
+    Object.setPrototypeOf(b, Blob.prototype);
+    return b as unknown as Blob;
+  }
+  /** A stream of BIG in 100 KB pieces that is not a byte stream (no BYOB reader). */
+  const plainStream = () =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < BIG.length; i += 100_000) c.enqueue(BIG.slice(i, i + 100_000));
+        c.close();
+      },
+    });
+
+  it("a stream without a BYOB reader is read through the default reader, same digests", async () => {
+    expect(() => plainStream().getReader({ mode: "byob" })).toThrow();
+    const expected = opensslDigest("sha256", o.write("plain.bin", BIG));
+    expect(bytesToHex(await digestStream("SHA-256", blobLike(BIG.length, plainStream)))).toBe(expected);
+    expect(
+      bytesToHex(await digestStream("SHA-256", blobLike(BIG.length, plainStream), { oneShotMax: 0 })),
+    ).toBe(expected);
+  });
+
+  it("a file that grows or shrinks while it is read whole is refused, not digested short or overrun", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    for (const size of [BIG.length - 1, BIG.length + 1]) {
+      await expect(digestStream("SHA-256", blobLike(size, plainStream))).rejects.toMatchObject({
+        code: "INVALID_PARAMETER",
+        message: expect.stringContaining("changed while it was being read"),
+      });
+    }
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("a cancel while the file is read whole stops with ABORTED before the digest", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    const controller = new AbortController();
+    const run = digestStream("SHA-256", BIG, {
+      chunkSize: 65536,
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done >= 65536 * 2) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: "ABORTED" });
+    expect(spy).not.toHaveBeenCalled();
   });
 });
 

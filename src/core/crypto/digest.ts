@@ -3,10 +3,12 @@
  * SHAKE extendable-output functions. Kept apart from `HashAlgorithm` (which HMAC, PBKDF2 and the
  * signatures take) so that no signature or KDF silently offers a hash OpenSSL does not pair with it.
  *
- * Speed for big files (measured by `bench/crypto-page.mjs`): streams go through `hash-wasm`
- * (WebAssembly), which hashes each chunk as the browser reads the file; where WebAssembly cannot be
- * compiled, SHA-1/256/384/512 of a Blob up to {@link ONE_SHOT_MAX} are read in chunks and digested once by
- * WebCrypto (native), and @noble/hashes does the rest (and what hash-wasm lacks: SHA-512/256, SHAKE).
+ * Speed for big files (measured by `bench/crypto-page.mjs`): SHA-1/256/384/512 of a Blob up to
+ * {@link ONE_SHOT_MAX} are read in chunks into one buffer (progress, Cancel between chunks) and digested once
+ * by WebCrypto, which is native (Chromium's BoringSSL uses the CPU's SHA instructions: several times faster
+ * than any WebAssembly). Bigger Blobs, and the algorithms WebCrypto lacks, stream through `hash-wasm`
+ * (WebAssembly), which hashes each chunk as the browser reads the file; @noble/hashes does what hash-wasm
+ * lacks (SHA-512/256, SHAKE) and everything where WebAssembly cannot be compiled.
  */
 import { blake2b, blake2s } from "@noble/hashes/blake2.js";
 import { blake3 } from "@noble/hashes/blake3.js";
@@ -41,8 +43,14 @@ export type XofAlgorithm = (typeof XOF_ALGORITHMS)[number];
 export const XOF_DEFAULT_LENGTH: Record<XofAlgorithm, number> = { BLAKE3: 32, SHAKE128: 16, SHAKE256: 32 };
 export const XOF_MAX_LENGTH = 1024;
 
-/** Blobs up to this size are digested in one WebCrypto call (native) after a chunked read. */
-export const ONE_SHOT_MAX = 512 * 1024 * 1024;
+/**
+ * Blobs up to this size are digested in one WebCrypto call after a chunked read. The bound is memory: the
+ * buffer holds the whole file, and WebCrypto copies its input ("get a copy of the bytes held by the data
+ * parameter"), so a run holds about twice the file for the length of the digest: 256 MiB peaks near 512 MiB
+ * in the worker, which a phone or a laptop with many tabs still gives. Above it, hash-wasm streams in 8 MiB
+ * or so at ~200 MB/s (a 1 GiB file in ~5 s); if the buffer cannot be had (RangeError) it streams too.
+ */
+export const ONE_SHOT_MAX = 256 * 1024 * 1024;
 
 export function isDigestAlgorithm(name: string): name is DigestAlgorithm {
   return (DIGEST_ALGORITHMS as readonly string[]).includes(name);
@@ -148,6 +156,11 @@ export interface DigestStreamOptions extends DigestOptions {
   chunkSize?: number;
   /** Skip hash-wasm (tests of the WebCrypto and noble paths). */
   noWasm?: boolean;
+  /**
+   * Largest input read whole and digested once by WebCrypto (default {@link ONE_SHOT_MAX}); 0 streams
+   * every size (tests of the streaming path).
+   */
+  oneShotMax?: number;
 }
 
 const WEBCRYPTO_ONE_SHOT: ReadonlySet<DigestAlgorithm> = new Set(["SHA-1", "SHA-256", "SHA-384", "SHA-512"]);
@@ -158,12 +171,38 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** Scratch size of a BYOB read: one buffer refilled in place (1 MiB and 16 MiB measured no faster). */
+const READ_BUFFER = 4 * 1024 * 1024;
+
 /**
- * A Blob's bytes through its stream: in Chromium about three times faster than reading slices one by one
- * (measured by bench/crypto-page.mjs: 100 MB in ~170 ms against ~510 ms for 4 MiB slices).
+ * A Blob's bytes through its stream, read into one reused scratch buffer where the stream is a byte
+ * stream (Chromium, Firefox, Node): in Chromium's worker 100 MB in ~175 ms, against ~250 ms through the
+ * default reader (a fresh 64 KiB chunk per read) and ~510 ms for 4 MiB slices (bench/crypto-page.mjs).
+ * Each chunk yielded is a view of the scratch buffer, valid only until the next one is asked for: every
+ * caller copies or hashes it at once.
  */
 async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
-  const reader = blob.stream().getReader();
+  let byob: ReadableStreamBYOBReader | undefined;
+  const stream = blob.stream();
+  try {
+    byob = stream.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream in this runtime: the default reader below.
+  }
+  if (byob) {
+    let buffer = new ArrayBuffer(Math.max(1, Math.min(READ_BUFFER, blob.size)));
+    try {
+      for (;;) {
+        const { done, value } = await byob.read(new Uint8Array(buffer));
+        if (done || !value) return;
+        yield value;
+        buffer = value.buffer as ArrayBuffer;
+      }
+    } finally {
+      byob.releaseLock();
+    }
+  }
+  const reader = stream.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -175,11 +214,23 @@ async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
   }
 }
 
+const CHANGED_WHILE_READ = "The file changed while it was being read: choose it again";
+
+/** A buffer for the whole input, or undefined where the runtime refuses one that big. */
+function allocate(size: number): Uint8Array | undefined {
+  try {
+    return new Uint8Array(size);
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
 /**
  * Digests a file/blob (or chunks) with progress and cancellation (`ABORTED`). Order of preference:
- * hash-wasm streaming (hashing overlaps the browser's reading of the file, which the one-shot WebCrypto
- * digest cannot); then, without WebAssembly, a chunked read and one native WebCrypto digest for
- * SHA-1/256/384/512 up to {@link ONE_SHOT_MAX}; then @noble/hashes.
+ * for SHA-1/256/384/512 up to `oneShotMax` bytes, a chunked read into one buffer and one native WebCrypto
+ * digest (a cancel during the digest itself is the caller's to enforce: client.ts terminates the worker);
+ * then hash-wasm streaming; then @noble/hashes streaming.
  */
 export async function digestStream(
   alg: DigestAlgorithm,
@@ -192,23 +243,27 @@ export async function digestStream(
   const total = isBlob ? source.size : source instanceof Uint8Array ? source.length : undefined;
   const chunks = () => (isBlob ? blobChunks(source) : chunksOf(source, opts.chunkSize));
   throwIfAborted(opts.signal);
-  let h = opts.noWasm ? undefined : await wasmIncremental(alg, length);
   const subtle = globalThis.crypto?.subtle;
-  if (!h && subtle && WEBCRYPTO_ONE_SHOT.has(alg) && total !== undefined && total <= ONE_SHOT_MAX) {
-    // Read with progress into one buffer, then one native digest.
-    const all = new Uint8Array(total);
+  const oneShotMax = opts.oneShotMax ?? ONE_SHOT_MAX;
+  const all =
+    subtle && WEBCRYPTO_ONE_SHOT.has(alg) && total !== undefined && total <= oneShotMax
+      ? allocate(total)
+      : undefined;
+  if (subtle && all) {
     let processed = 0;
     for await (const chunk of chunks()) {
       throwIfAborted(opts.signal);
+      if (chunk.length > all.length - processed) fail("INVALID_PARAMETER", CHANGED_WHILE_READ);
       all.set(chunk, processed);
       processed += chunk.length;
       opts.onProgress?.(processed, total);
       if (!isBlob) await tick();
     }
     throwIfAborted(opts.signal);
+    if (processed !== all.length) fail("INVALID_PARAMETER", CHANGED_WHILE_READ);
     return new Uint8Array(await subtle.digest(alg, toBufferSource(all)));
   }
-  h ??= nobleIncremental(alg, length);
+  const h = (opts.noWasm ? undefined : await wasmIncremental(alg, length)) ?? nobleIncremental(alg, length);
   let processed = 0;
   for await (const chunk of chunks()) {
     throwIfAborted(opts.signal);

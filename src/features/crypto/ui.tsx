@@ -3,6 +3,7 @@
 import { Check, Copy, Download, FileUp, Loader2 } from "lucide-react";
 import type * as React from "react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -48,7 +49,9 @@ export function useCryptoJob() {
           signal: controller.signal,
           dedicated: opts.dedicated ?? false,
           ...(opts.worker ? { worker: opts.worker } : {}),
-          onProgress: (done, total) => setProgress({ done, total }),
+          // Drawn at once: the worker sends at most ~20 a second, and a batched update could otherwise be
+          // overtaken by the result (a small file's only progress message never showed).
+          onProgress: (done, total) => flushSync(() => setProgress({ done, total })),
         })) as OpResult<K>;
       } finally {
         if (current.current === controller) {
