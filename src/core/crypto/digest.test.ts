@@ -89,6 +89,35 @@ describe("which path a file takes", () => {
     expect(spy).toHaveBeenCalledTimes(2);
   });
 
+  it("a file of 8 MiB or more is read by two readers at once into place: same digests as openssl, progress rises to the size", async () => {
+    const LARGE = new Uint8Array(9 * 1024 * 1024 + 777).map((_, i) => (i * 131 + (i >> 12)) & 255);
+    const file = o.write("large.bin", LARGE);
+    const sliced = vi.spyOn(Blob.prototype, "slice");
+    for (const [alg, name] of [
+      ["SHA-256", "sha256"],
+      ["SHA-1", "sha1"],
+      ["SHA-512", "sha512"],
+    ] as const) {
+      const seen: number[] = [];
+      const got = await digestStream(alg, new Blob([LARGE]), { onProgress: (done) => seen.push(done) });
+      expect(bytesToHex(got)).toBe(opensslDigest(name, file));
+      expect(seen.every((n, i) => i === 0 || n > (seen[i - 1] ?? 0))).toBe(true);
+      expect(seen.at(-1)).toBe(LARGE.length);
+    }
+    expect(sliced).toHaveBeenCalledTimes(6);
+  });
+
+  it("a cancel while two readers run stops both with ABORTED, before any digest", async () => {
+    const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
+    const controller = new AbortController();
+    const run = digestStream("SHA-256", new Blob([new Uint8Array(20 * 1024 * 1024)]), {
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(run).rejects.toMatchObject({ code: "ABORTED" });
+    expect(spy).not.toHaveBeenCalled();
+  });
+
   it("algorithms WebCrypto lacks always stream", async () => {
     const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
     await digestStream("SHA3-256", blob);
@@ -135,11 +164,25 @@ describe("which path a file takes", () => {
     const spy = vi.spyOn(globalThis.crypto.subtle, "digest");
     for (const size of [BIG.length - 1, BIG.length + 1]) {
       await expect(digestStream("SHA-256", blobLike(size, plainStream))).rejects.toMatchObject({
-        code: "INVALID_PARAMETER",
+        code: "INPUT_CHANGED",
         message: expect.stringContaining("changed while it was being read"),
       });
     }
     expect(spy).not.toHaveBeenCalled();
+  });
+
+  it("a file the browser can no longer read (NotReadableError) is an input error that says so", async () => {
+    const failing = () =>
+      new ReadableStream<Uint8Array>({
+        pull(c) {
+          c.error(new DOMException("The file changed", "NotReadableError"));
+        },
+      });
+    for (const oneShotMax of [undefined, 0]) {
+      await expect(
+        digestStream("SHA-256", blobLike(BIG.length, failing), oneShotMax === 0 ? { oneShotMax } : {}),
+      ).rejects.toMatchObject({ code: "INPUT_CHANGED", message: expect.stringContaining("choose it again") });
+    }
   });
 
   it("a cancel while the file is read whole stops with ABORTED before the digest", async () => {

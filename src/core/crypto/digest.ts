@@ -171,7 +171,23 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Scratch size of a BYOB read: one buffer refilled in place (1 MiB and 16 MiB measured no faster). */
+const CHANGED_WHILE_READ = "The file changed while it was being read: choose it again";
+const UNREADABLE =
+  "The file could not be read (changed, moved or deleted since it was chosen): choose it again";
+
+/** A browser's refusal to read a chosen file (NotReadableError, NotFoundError) as the input error it is. */
+async function reading<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof Error && (e.name === "NotReadableError" || e.name === "NotFoundError")) {
+      fail("INPUT_CHANGED", UNREADABLE, e);
+    }
+    throw e;
+  }
+}
+
+/** Scratch size of a BYOB read: one buffer refilled in place. */
 const READ_BUFFER = 4 * 1024 * 1024;
 
 /**
@@ -191,21 +207,27 @@ async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
   }
   if (byob) {
     let buffer = new ArrayBuffer(Math.max(1, Math.min(READ_BUFFER, blob.size)));
+    let finished = false;
     try {
       for (;;) {
-        const { done, value } = await byob.read(new Uint8Array(buffer));
-        if (done || !value) return;
+        const { done, value } = await reading(() => byob.read(new Uint8Array(buffer)));
+        if (done || !value) {
+          finished = true;
+          return;
+        }
         yield value;
         buffer = value.buffer as ArrayBuffer;
       }
     } finally {
+      // Left early (a cancel, a failure elsewhere): the browser stops reading the file.
+      if (!finished) void byob.cancel().catch(() => {});
       byob.releaseLock();
     }
   }
   const reader = stream.getReader();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reading(() => reader.read());
       if (done) return;
       if (value) yield value;
     }
@@ -213,8 +235,6 @@ async function* blobChunks(blob: Blob): AsyncGenerator<Uint8Array> {
     reader.releaseLock();
   }
 }
-
-const CHANGED_WHILE_READ = "The file changed while it was being read: choose it again";
 
 /** A buffer for the whole input, or undefined where the runtime refuses one that big. */
 function allocate(size: number): Uint8Array | undefined {
@@ -224,6 +244,62 @@ function allocate(size: number): Uint8Array | undefined {
     if (e instanceof RangeError) return undefined;
     throw e;
   }
+}
+
+/** Blobs this big or bigger are read by {@link READ_LANES} readers at once. */
+const LANE_MIN = 2 * READ_BUFFER;
+/**
+ * Readers of one Blob at once, each on its own slice: Chromium's file reads then overlap, 100 MB in
+ * ~130 ms against ~165 ms for one reader (four measured no faster than two).
+ */
+const READ_LANES = 2;
+
+/**
+ * Reads the whole input into `all` (exactly its length: a file that grows or shrinks meanwhile is
+ * refused), with progress and a cancel check between chunks.
+ */
+async function readWhole(
+  blob: Blob | undefined,
+  chunks: () => AsyncGenerator<Uint8Array>,
+  all: Uint8Array,
+  opts: DigestStreamOptions,
+): Promise<void> {
+  let processed = 0;
+  let failed = false;
+  const lane = async (from: number, to: number, source: AsyncGenerator<Uint8Array>) => {
+    let at = from;
+    for await (const chunk of source) {
+      // Another lane failed: stop reading (leaving the loop cancels this lane's stream).
+      if (failed) return;
+      throwIfAborted(opts.signal);
+      if (chunk.length > to - at) fail("INPUT_CHANGED", CHANGED_WHILE_READ);
+      all.set(chunk, at);
+      at += chunk.length;
+      processed += chunk.length;
+      opts.onProgress?.(processed, all.length);
+      if (!blob) await tick();
+    }
+    if (at !== to) fail("INPUT_CHANGED", CHANGED_WHILE_READ);
+  };
+  if (blob && all.length >= LANE_MIN && typeof blob.slice === "function") {
+    const step = Math.ceil(all.length / READ_LANES);
+    const lanes = [];
+    for (let from = 0; from < all.length; from += step) {
+      const to = Math.min(all.length, from + step);
+      lanes.push(lane(from, to, blobChunks(blob.slice(from, to))));
+    }
+    await Promise.all(
+      lanes.map((run) =>
+        run.catch((e: unknown) => {
+          failed = true;
+          throw e;
+        }),
+      ),
+    );
+  } else {
+    await lane(0, all.length, chunks());
+  }
+  throwIfAborted(opts.signal);
 }
 
 /**
@@ -250,17 +326,7 @@ export async function digestStream(
       ? allocate(total)
       : undefined;
   if (subtle && all) {
-    let processed = 0;
-    for await (const chunk of chunks()) {
-      throwIfAborted(opts.signal);
-      if (chunk.length > all.length - processed) fail("INVALID_PARAMETER", CHANGED_WHILE_READ);
-      all.set(chunk, processed);
-      processed += chunk.length;
-      opts.onProgress?.(processed, total);
-      if (!isBlob) await tick();
-    }
-    throwIfAborted(opts.signal);
-    if (processed !== all.length) fail("INVALID_PARAMETER", CHANGED_WHILE_READ);
+    await readWhole(isBlob ? source : undefined, chunks, all, opts);
     return new Uint8Array(await subtle.digest(alg, toBufferSource(all)));
   }
   const h = (opts.noWasm ? undefined : await wasmIncremental(alg, length)) ?? nobleIncremental(alg, length);

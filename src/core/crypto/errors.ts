@@ -20,6 +20,8 @@ export type CryptoErrorCode =
   | "UNSUPPORTED_ALGORITHM"
   | "INVALID_PARAMETER"
   | "INPUT_TOO_LARGE"
+  /** A file changed, moved or vanished on disk after it was chosen. */
+  | "INPUT_CHANGED"
   | "ABORTED";
 
 export class CryptoInputError extends Error {
