@@ -13,14 +13,19 @@
 //
 // --dist      the Abacus build folder (NEXT_DIST_DIR), e.g. to compare two builds
 // --cpu-prof  writes V8 CPU profiles of the Abacus server to DIR (open them in Chrome DevTools)
-// --api-key   an API key for the keyed row (also BENCH_API_KEY); see keyedRequest() below
+// --api-key   an API key for the keyed row (also BENCH_API_KEY); without one the bench makes one,
+//             see keyedRequest() below
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import postgres from "postgres";
+import { listenerPid, procStats } from "./lib/probe-kit.mjs";
 import {
+  embeddedDatabaseUrl,
   ensureAbacusBuild,
   ensureBlankApp,
   freePort,
@@ -95,21 +100,29 @@ const BLANK = {
   post: { path: "/api/post", method: "POST", body: CALC_BODY },
 };
 
-// ---- SLOT: keyed API calls ----------------------------------------------------------------------
-// /api/v1 does not accept API keys yet (another issue adds them). Until it does, the keyed row
-// reports "not available". Whether keys are accepted is probed, not assumed: a request with a made-up
-// key must then be refused with 401. When keys exist, create one for a seeded user here (or pass
-// --api-key / BENCH_API_KEY) and return the headers that carry it.
-async function keyedRequest(baseUrl) {
-  const probe = await fetch(`${baseUrl}/api/v1/calculate`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer abacus_bench_not_a_real_key" },
-    body: CALC_BODY,
-  });
-  await probe.arrayBuffer();
-  if (probe.status !== 401) return { unavailable: "not available: /api/v1 does not accept API keys yet" };
-  const key = args["api-key"] ?? process.env.BENCH_API_KEY;
-  if (!key) return { unavailable: "not available: no key (pass --api-key or BENCH_API_KEY)" };
+// ---- Keyed API calls -----------------------------------------------------------------------------
+// With --api-key (or BENCH_API_KEY) that key is used. Otherwise the bench gives the seeded Demo
+// Company (owner@abacus.local, Pro plan) a key of its own, written straight into the bench's embedded
+// database as the app writes keys (only the SHA-256 of the secret is stored), so the row measures the
+// keyed path: lookup, plan quota and burst limit, usage counting.
+async function keyedRequest() {
+  let key = args["api-key"] ?? process.env.BENCH_API_KEY;
+  if (!key) {
+    key = `abk_${randomBytes(32).toString("base64url")}`;
+    const sql = postgres(embeddedDatabaseUrl(".test-data/bench"), { max: 1, onnotice: () => {} });
+    try {
+      const [owner] = await sql`
+        select m.organization_id, m.user_id from member m join "user" u on u.id = m.user_id
+        where u.email = 'owner@abacus.local' and m.role = 'owner' limit 1`;
+      if (!owner) return { unavailable: "not available: the seeded owner is missing" };
+      await sql`
+        insert into api_keys (organization_id, created_by, name, prefix, hash)
+        values (${owner.organization_id}, ${owner.user_id}, 'bench/http.mjs', ${key.slice(0, 12)},
+                ${createHash("sha256").update(key).digest("hex")})`;
+    } finally {
+      await sql.end();
+    }
+  }
   return { headers: { authorization: `Bearer ${key}` } };
 }
 // --------------------------------------------------------------------------------------------------
@@ -126,10 +139,23 @@ function cannon(url, { method = "GET", body, headers = {} }, seconds, conns) {
   });
 }
 
+/**
+ * One autocannon run, with the CPU it cost on each side: the server's (µs per answered request, from
+ * /proc of the process listening on the port) and this load generator's (share of one core). When
+ * the load generator is near a whole core, req/s measures the client, not the server: a large page
+ * then reads slower than the server is, and the server's CPU per request is the fair comparison.
+ */
 async function measure(baseUrl, request) {
   const url = `${baseUrl}${request.path}`;
   if (warmup > 0) await cannon(url, request, warmup, Math.min(connections, 5));
+  const pid = listenerPid(Number(new URL(baseUrl).port));
+  const serverBefore = procStats(pid).cpuSeconds;
+  const clientBefore = process.cpuUsage();
+  const wallBefore = performance.now();
   const result = await cannon(url, request, duration, connections);
+  const client = process.cpuUsage(clientBefore);
+  const wallMs = performance.now() - wallBefore;
+  const serverSeconds = procStats(pid).cpuSeconds - serverBefore;
   const codes = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count]),
   );
@@ -138,6 +164,9 @@ async function measure(baseUrl, request) {
     p99: result.latency.p99,
     codes,
     errors: result.errors + result.timeouts,
+    serverUsPerRequest:
+      result.requests.total > 0 ? (serverSeconds * 1e6) / result.requests.total : Number.NaN,
+    clientCore: (client.user + client.system) / 1000 / wallMs,
   };
 }
 
@@ -148,6 +177,8 @@ async function weight(url) {
 }
 
 const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
+const fmtUs = (n) => (Number.isFinite(n) ? `${fmtInt(n)} µs` : "?");
+const fmtCore = (n) => `${Math.round(n * 100)} %`;
 const fmtKB = (n) => `${(n / 1024).toFixed(1)} KB`;
 const fmtCodes = (codes) =>
   Object.entries(codes)
@@ -183,7 +214,7 @@ async function main() {
   for (const row of rows) {
     let request = row;
     if (row.keyed) {
-      const keyed = await keyedRequest(abacusUrl);
+      const keyed = await keyedRequest();
       if (keyed.unavailable) {
         results.push({ name: row.name, unavailable: keyed.unavailable });
         log(`${row.name}: ${keyed.unavailable}`);
@@ -201,16 +232,16 @@ async function main() {
   const lines = [
     `Abacus vs blank Next.js ${NEXT_VERSION}: autocannon -c ${connections} -d ${duration} (warm-up ${warmup} s), ${new Date().toISOString()}`,
     "",
-    "| Request | blank Next req/s | Abacus req/s | Abacus p99 | ratio | Abacus responses |",
-    "|---|---|---|---|---|---|",
+    "| Request | blank Next req/s | Abacus req/s | Abacus p99 | ratio | server CPU per request: blank → Abacus | load generator CPU: blank, Abacus | Abacus responses |",
+    "|---|---|---|---|---|---|---|---|",
   ];
   for (const r of results) {
     if (r.unavailable) {
-      lines.push(`| ${r.name} | | | | ${r.unavailable} | |`);
+      lines.push(`| ${r.name} | | | | ${r.unavailable} | | | |`);
       continue;
     }
     lines.push(
-      `| ${r.name} | ${fmtInt(r.blank.rps)} (p99 ${r.blank.p99} ms) | ${fmtInt(r.abacus.rps)} | ${r.abacus.p99} ms | ${r.ratio.toFixed(2)} | ${fmtCodes(r.abacus.codes)}${r.abacus.errors ? ` errors×${r.abacus.errors}` : ""} |`,
+      `| ${r.name} | ${fmtInt(r.blank.rps)} (p99 ${r.blank.p99} ms) | ${fmtInt(r.abacus.rps)} | ${r.abacus.p99} ms | ${r.ratio.toFixed(2)} | ${fmtUs(r.blank.serverUsPerRequest)} → ${fmtUs(r.abacus.serverUsPerRequest)} | ${fmtCore(r.blank.clientCore)}, ${fmtCore(r.abacus.clientCore)} | ${fmtCodes(r.abacus.codes)}${r.abacus.errors ? ` errors×${r.abacus.errors}` : ""} |`,
     );
   }
   lines.push(

@@ -22,7 +22,7 @@
 //   5. a double-submitted checkout (the browser's server-action request, sent twice at once), the two
 //      submits on different instances, is charged once: one order, one successful payment
 //   6. stopping one instance under load loses no request (nginx retries idempotent requests)
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -33,6 +33,7 @@ import autocannon from "autocannon";
 import postgres from "postgres";
 import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
 import {
+  embeddedDatabaseUrl,
   ensureAbacusBuild,
   freePort,
   log,
@@ -101,11 +102,7 @@ ${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join("\n"
 `;
 }
 
-function databaseUrl() {
-  const state = JSON.parse(readFileSync(path.join(DATA, "postgres.json"), "utf8"));
-  const port = readFileSync(path.join(DATA, "pg/postmaster.pid"), "utf8").split("\n")[3];
-  return `postgres://${state.user}:${encodeURIComponent(state.password)}@127.0.0.1:${port}/${state.database}`;
-}
+const databaseUrl = () => embeddedDatabaseUrl(DATA);
 
 const results = [];
 function check(journey, ok, detail) {

@@ -143,6 +143,13 @@ export function ensureAbacusBuild(distDir = ".next") {
  * Starts Abacus the README's way (`npm start`: run-with-db.mjs --migrate --seed node server.mjs)
  * on its own embedded PostgreSQL in `dataDir`, on loopback.
  */
+/** The connection URL of the embedded PostgreSQL that run-with-db.mjs keeps in `dataDir` (running). */
+export function embeddedDatabaseUrl(dataDir) {
+  const state = JSON.parse(readFileSync(path.join(ROOT, dataDir, "postgres.json"), "utf8"));
+  const port = readFileSync(path.join(ROOT, dataDir, "pg/postmaster.pid"), "utf8").split("\n")[3];
+  return `postgres://${state.user}:${encodeURIComponent(state.password)}@127.0.0.1:${port}/${state.database}`;
+}
+
 export function startAbacus({
   port,
   dataDir = ".test-data/bench",

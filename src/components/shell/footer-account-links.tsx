@@ -1,9 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import { footerLinkClass as linkClass } from "./nav-links";
 import { useViewer } from "./viewer-store";
-
-const linkClass = "text-muted-foreground hover:text-foreground";
 
 /**
  * The footer's account links, by who is looking: Sign in / Get started for visitors, the app for
@@ -26,10 +25,10 @@ export function FooterAccountLinks() {
   if (viewer.status === "loading") {
     return (
       <>
-        <span aria-hidden className="invisible">
+        <span aria-hidden className="invisible py-0.5">
           Sign in
         </span>
-        <span aria-hidden className="invisible">
+        <span aria-hidden className="invisible py-0.5">
           Get started
         </span>
       </>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { FooterAccountLinks } from "./footer-account-links";
 import { Logo } from "./logo";
-import { navLinks } from "./nav-links";
+import { footerLinkClass, navLinks } from "./nav-links";
 
 export function SiteFooter() {
   return (
@@ -13,7 +13,7 @@ export function SiteFooter() {
         </div>
         <nav aria-label="Footer" className="grid grid-cols-2 gap-x-10 gap-y-2 text-sm sm:grid-cols-3">
           {navLinks.map((link) => (
-            <Link key={link.href} href={link.href} className="text-muted-foreground hover:text-foreground">
+            <Link key={link.href} href={link.href} className={footerLinkClass}>
               {link.label}
             </Link>
           ))}

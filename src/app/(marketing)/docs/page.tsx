@@ -48,15 +48,10 @@ export default async function DocsPage() {
 
 function tocListOf(toc: Awaited<ReturnType<typeof loadDocs>>["toc"]) {
   return (
-    <ol className="grid gap-1 text-sm">
+    <ol className="docs-toc">
       {toc.map((entry) => (
-        <li key={entry.id} className={entry.depth === 3 ? "pl-4" : undefined}>
-          <a
-            href={`#${entry.id}`}
-            className="block rounded px-2 py-1 text-muted-foreground hover:bg-muted hover:text-foreground"
-          >
-            {entry.text}
-          </a>
+        <li key={entry.id} className={entry.depth === 3 ? "sub" : undefined}>
+          <a href={`#${entry.id}`}>{entry.text}</a>
         </li>
       ))}
     </ol>
