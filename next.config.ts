@@ -7,7 +7,15 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Loaded by Node at run time rather than bundled: the Sentry server SDK hooks Node's module and
   // diagnostics-channel machinery, which only works on the real packages.
-  serverExternalPackages: ["@sentry/nextjs", "@sentry/node"],
+  // zxcvbn-ts: its word lists (~10 MB of strings) are loaded once by Node, not once per server chunk
+  // that bundles the password policy.
+  serverExternalPackages: [
+    "@sentry/nextjs",
+    "@sentry/node",
+    "@zxcvbn-ts/core",
+    "@zxcvbn-ts/language-common",
+    "@zxcvbn-ts/language-en",
+  ],
   // A separate build folder lets two builds of one checkout coexist (e.g. parallel test runs).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   reactStrictMode: true,

@@ -2,11 +2,14 @@ import { dictionary } from "@zxcvbn-ts/language-common";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./constants";
 import { estimatePassword } from "./password-strength";
 
-// The ~49,000 most common passwords (zxcvbn-ts's list, MIT), compared case-insensitively.
-let common: Set<string> | undefined;
+// The ~49,000 most common passwords (zxcvbn-ts's list, MIT), compared case-insensitively. One set
+// per process, on globalThis for the reason given at password-strength.ts's estimator.
+const COMMON = Symbol.for("abacus.common-passwords");
+type WithCommon = typeof globalThis & { [COMMON]?: Set<string> };
 function commonPasswords(): Set<string> {
-  common ??= new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()));
-  return common;
+  const scope = globalThis as WithCommon;
+  scope[COMMON] ??= new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()));
+  return scope[COMMON];
 }
 
 /**

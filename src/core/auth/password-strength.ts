@@ -15,14 +15,22 @@ export type PasswordEstimate = {
   crackTime: string;
 };
 
-let factory: ZxcvbnFactory | undefined;
+/**
+ * One estimator per process (its ranked dictionaries take ~15 MB). Kept on `globalThis`, not in a
+ * module variable: the server bundles this module into several chunks (pages, route handlers,
+ * actions), each with its own module variables, and the heap of a running server held two
+ * estimators.
+ */
+const ESTIMATOR = Symbol.for("abacus.password-estimator");
+type WithEstimator = typeof globalThis & { [ESTIMATOR]?: ZxcvbnFactory };
 function estimator(): ZxcvbnFactory {
-  factory ??= new ZxcvbnFactory({
+  const scope = globalThis as WithEstimator;
+  scope[ESTIMATOR] ??= new ZxcvbnFactory({
     translations,
     graphs: adjacencyGraphs,
     dictionary: { ...commonDictionary, ...enDictionary },
   });
-  return factory;
+  return scope[ESTIMATOR];
 }
 
 /**
