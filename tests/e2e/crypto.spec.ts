@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
@@ -164,6 +164,28 @@ test("hash: a 3 MB file shows progress and matches openssl dgst", async ({ page 
   expect(seen.length).toBeGreaterThan(0);
   expect(Math.max(...seen)).toBeGreaterThan(0);
   await expect(page.getByText("SHA-256 of 3.15 MB")).toBeVisible();
+});
+
+test("hash: a file changed on disk after it was chosen is refused with a way out, not digested", async ({
+  page,
+}) => {
+  const file = path.join(tmp, "changes-after-choosing.bin");
+  writeFileSync(file, randomBytes(1024 * 1024));
+  await openTool(page, "hash");
+  await page.getByLabel("Input as").selectOption("file");
+  await page.getByLabel("Input", { exact: true }).setInputFiles(file);
+  await expect(page.getByText("changes-after-choosing.bin: 1.05 MB")).toBeVisible();
+  appendFileSync(file, "one more line");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  await expect(await errorOf(page.getByLabel("Input", { exact: true }))).toContainText(
+    "could not be read (changed, moved or deleted since it was chosen): choose it again",
+  );
+  await expect(result(page, "Digest")).not.toHaveText(/[0-9a-f]{64}/);
+  // Chosen again, it is read as it is now.
+  await page.getByLabel("Input", { exact: true }).setInputFiles(file);
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  const expected = /= ([0-9a-f]{64})/.exec(openssl(["dgst", "-sha256", file]).toString())?.[1];
+  await expect(result(page, "Digest")).toHaveText(expected ?? "-", { timeout: 15_000 });
 });
 
 test("HMAC: RFC 4231 test case 2", async ({ page }) => {

@@ -175,15 +175,18 @@ const CHANGED_WHILE_READ = "The file changed while it was being read: choose it 
 const UNREADABLE =
   "The file could not be read (changed, moved or deleted since it was chosen): choose it again";
 
-/** A browser's refusal to read a chosen file (NotReadableError, NotFoundError) as the input error it is. */
+/**
+ * A read of a Blob's stream that fails as the input error it is. A Blob in memory does not fail to
+ * read, so a failure means the file behind it changed or went away since it was chosen; browsers say
+ * so differently (Chromium: TypeError "network error" from a stream, NotReadableError from
+ * FileReader; others NotFoundError). Only a cancel passes through as itself.
+ */
 async function reading<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (e instanceof Error && (e.name === "NotReadableError" || e.name === "NotFoundError")) {
-      fail("INPUT_CHANGED", UNREADABLE, e);
-    }
-    throw e;
+    if (e instanceof Error && e.name === "AbortError") throw e;
+    fail("INPUT_CHANGED", UNREADABLE, e);
   }
 }
 

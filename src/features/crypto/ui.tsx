@@ -478,6 +478,12 @@ export function DataField({
 }) {
   const errorId = `${id}-error`;
   const infoId = `${id}-info`;
+  // A file refused (it changed on disk since it was chosen, say) must be choosable again: browsers
+  // fire no change event when the same file is picked twice, so the picker's own value is cleared.
+  const fileInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (error && fileInput.current) fileInput.current.value = "";
+  }, [error]);
   const describedBy = [value.kind === "file" ? infoId : null, error ? errorId : null]
     .filter(Boolean)
     .join(" ");
@@ -506,6 +512,7 @@ export function DataField({
       {value.kind === "file" ? (
         <div className="grid gap-2">
           <input
+            ref={fileInput}
             id={id}
             type="file"
             aria-invalid={error ? true : undefined}
