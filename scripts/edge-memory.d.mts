@@ -5,8 +5,18 @@ export function refusalKey(req: Pick<IncomingMessage, "method" | "url" | "header
 export function isAnonymousRead(req: Pick<IncomingMessage, "method" | "headers">): boolean;
 export class RefusalMemory {
   constructor(options?: { maxClients?: number; maxPerClient?: number; now?: () => number });
-  remember(client: string, key: string, holdMs: number, retryAfterSeconds: number): void;
+  remember(
+    client: string,
+    key: string,
+    holdMs: number,
+    retryAfterSeconds: number,
+    answer?: { headers: OutgoingHttpHeaders; body: Buffer },
+  ): void;
   refused(client: string, req: Pick<IncomingMessage, "method" | "url" | "headers">): number;
+  refusal(
+    client: string,
+    req: Pick<IncomingMessage, "method" | "url" | "headers">,
+  ): { retryAfter: number; answer?: { headers: OutgoingHttpHeaders; body: Buffer } } | null;
   readonly clients: Map<string, Map<string, unknown>>;
 }
 export class AnonymousAnswers {

@@ -16,6 +16,20 @@ import { pathOf } from "./request-guard.mjs";
 /** The longest a refusal is repeated without asking the app (and so PostgreSQL) again. */
 export const MAX_REFUSAL_HOLD_MS = EDGE_REFUSAL_MAX_HOLD_MS;
 
+/** Headers never replayed: they belong to one connection or one moment. */
+const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "date", "content-length"]);
+
+/** `headers` (names in any case) without those of HOP_HEADERS and without cookies, names lower-cased. */
+function replayable(headers) {
+  const kept = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || HOP_HEADERS.has(lower) || lower === "set-cookie") continue;
+    kept[lower] = value;
+  }
+  return kept;
+}
+
 /**
  * What a refusal is keyed on besides the client: method, path (not the query) and a digest of the
  * credentials, so a refusal of one API key or session is never repeated for another.
@@ -43,8 +57,11 @@ export class RefusalMemory {
     this.clients = new Map();
   }
 
-  /** The app refused `key` of `client` for `holdMs` more ms, with `retryAfterSeconds` for the client. */
-  remember(client, key, holdMs, retryAfterSeconds) {
+  /**
+   * The app refused `key` of `client` for `holdMs` more ms, with `retryAfterSeconds` for the client.
+   * `answer` (`{ headers, body }`), when given, is the app's own 429, repeated as it is.
+   */
+  remember(client, key, holdMs, retryAfterSeconds, answer) {
     const hold = Math.min(Math.floor(holdMs), MAX_REFUSAL_HOLD_MS);
     if (!(hold > 0)) return;
     const now = this.now();
@@ -57,7 +74,12 @@ export class RefusalMemory {
     keys.delete(key);
     if (keys.size >= this.maxPerClient) keys.delete(keys.keys().next().value);
     const retryAfterMs = Number.isFinite(retryAfterSeconds) ? retryAfterSeconds * 1000 : hold;
-    keys.set(key, { until: now + hold, retryAt: now + Math.max(hold, retryAfterMs) });
+    keys.set(key, {
+      at: now,
+      until: now + hold,
+      retryAt: now + Math.max(hold, retryAfterMs),
+      answer: answer ? { headers: replayable(answer.headers), body: answer.body } : undefined,
+    });
   }
 
   /**
@@ -65,18 +87,33 @@ export class RefusalMemory {
    * for a client with nothing remembered.
    */
   refused(client, req) {
+    return this.refusal(client, req)?.retryAfter ?? 0;
+  }
+
+  /**
+   * The refusal `req` of `client` still gets, or null: `retryAfter` (seconds) and, when the app's
+   * answer is to be repeated as it is, `answer` with its headers counted down to now.
+   */
+  refusal(client, req) {
     const keys = this.clients.get(client);
-    if (!keys) return 0;
+    if (!keys) return null;
     const key = refusalKey(req);
     const known = keys.get(key);
-    if (!known) return 0;
+    if (!known) return null;
     const now = this.now();
     if (known.until <= now) {
       keys.delete(key);
       if (keys.size === 0) this.clients.delete(client);
-      return 0;
+      return null;
     }
-    return Math.max(1, Math.ceil((known.retryAt - now) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((known.retryAt - now) / 1000));
+    if (!known.answer) return { retryAfter };
+    const headers = { ...known.answer.headers, "retry-after": String(retryAfter) };
+    const reset = Number(headers["ratelimit-reset"]);
+    if (Number.isFinite(reset)) {
+      headers["ratelimit-reset"] = String(Math.max(1, reset - Math.floor((now - known.at) / 1000)));
+    }
+    return { retryAfter, answer: { headers, body: known.answer.body } };
   }
 
   #prune(now) {
@@ -91,9 +128,6 @@ export class RefusalMemory {
     }
   }
 }
-
-/** Headers never replayed: they belong to one connection or one moment. */
-const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "date", "content-length"]);
 
 export class AnonymousAnswers {
   constructor({

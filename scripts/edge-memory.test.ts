@@ -20,6 +20,33 @@ describe("RefusalMemory", () => {
     expect(memory.clients.size).toBe(0);
   });
 
+  it("repeats a kept answer with Retry-After and RateLimit-Reset counted down, without hop headers", () => {
+    let now = 0;
+    const memory = new RefusalMemory({ now: () => now });
+    const answer = {
+      headers: {
+        "Content-Type": "application/json",
+        "ratelimit-reset": "100",
+        date: "x",
+        "content-length": "9",
+      },
+      body: Buffer.from('{"a":1}'),
+    };
+    memory.remember("c", refusalKey(req({ authorization: "Bearer k" })), 5000, 100, answer);
+    now = 2500;
+    const refusal = memory.refusal("c", req({ authorization: "Bearer k" }));
+    expect(refusal?.retryAfter).toBe(98);
+    expect(refusal?.answer?.headers).toEqual({
+      "content-type": "application/json",
+      "ratelimit-reset": "98",
+      "retry-after": "98",
+    });
+    expect(refusal?.answer?.body.toString()).toBe('{"a":1}');
+    expect(memory.refusal("c", req())).toBeNull();
+    now = 5000;
+    expect(memory.refusal("c", req({ authorization: "Bearer k" }))).toBeNull();
+  });
+
   it("keys on the credentials and ignores a hold of 0", () => {
     const memory = new RefusalMemory({ now: () => 0 });
     memory.remember("c", refusalKey(req({ authorization: "Bearer a" })), 5000, 5);

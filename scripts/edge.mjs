@@ -12,7 +12,11 @@
  * - a per-client gate (ClientGate): one client's flood cannot fill the event loop; `/api/health`
  *   and build assets bypass it.
  */
-import { EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "../src/core/http/edge-contract.mjs";
+import {
+  EDGE_ANONYMOUS_HEADER,
+  EDGE_REFUSAL_HEADER,
+  EDGE_REFUSAL_VERBATIM_HEADER,
+} from "../src/core/http/edge-contract.mjs";
 import { clientAddress } from "./client-address.mjs";
 import { AnonymousAnswers, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory.mjs";
 import {
@@ -127,6 +131,9 @@ function anonymousKey(req) {
   return `${req.headers.host ?? ""} ${req.url ?? "/"}`;
 }
 
+/** The largest 429 body the edge keeps to repeat as the app wrote it (an API error is ~300 bytes). */
+const MAX_VERBATIM_BYTES = 4096;
+
 /**
  * Watches the app's answer to `req`: strips the private marker headers, and records a marked 429
  * in `refusals` and a marked anonymous answer in `anonymous`.
@@ -158,20 +165,37 @@ function watchAnswer(req, res, client, { refusals, anonymous }) {
       return found === undefined ? undefined : argHeaders[found];
     };
     const refusal = headerValue(res.getHeader(EDGE_REFUSAL_HEADER) ?? fromArg(EDGE_REFUSAL_HEADER));
+    const verbatim = headerValue(
+      res.getHeader(EDGE_REFUSAL_VERBATIM_HEADER) ?? fromArg(EDGE_REFUSAL_VERBATIM_HEADER),
+    );
     const marked = headerValue(res.getHeader(EDGE_ANONYMOUS_HEADER) ?? fromArg(EDGE_ANONYMOUS_HEADER));
-    res.removeHeader(EDGE_REFUSAL_HEADER);
-    res.removeHeader(EDGE_ANONYMOUS_HEADER);
-    stripFromArgument(argHeaders, EDGE_REFUSAL_HEADER);
-    stripFromArgument(argHeaders, EDGE_ANONYMOUS_HEADER);
-    if (refusal !== undefined && statusCode === 429) {
-      const retryAfter = Number(headerValue(res.getHeader("retry-after") ?? fromArg("retry-after")));
-      refusals.remember(client, refusalKey(arrived), Number(refusal), retryAfter);
+    for (const name of [EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER, EDGE_ANONYMOUS_HEADER]) {
+      res.removeHeader(name);
+      stripFromArgument(argHeaders, name);
     }
-    if (marked === "1" && anonymousRead && statusCode === 200) {
+    const answerHeaders = () => {
       const headers = { ...res.getHeaders() };
       if (argHeaders && !Array.isArray(argHeaders)) {
         for (const [name, value] of Object.entries(argHeaders)) headers[name.toLowerCase()] = value;
       }
+      return headers;
+    };
+    if (refusal !== undefined && statusCode === 429) {
+      const retryAfter = Number(headerValue(res.getHeader("retry-after") ?? fromArg("retry-after")));
+      const refusedKey = refusalKey(arrived);
+      const headers = verbatim === "1" ? answerHeaders() : undefined;
+      if (!headers) {
+        refusals.remember(client, refusedKey, Number(refusal), retryAfter);
+      } else if (headers["content-encoding"] === undefined) {
+        // Kept once the app's body is written; until then the app answers this client itself. (An
+        // encoded body fits only clients that accept that encoding: such an answer is not kept.)
+        captureBody(res, MAX_VERBATIM_BYTES, (body) =>
+          refusals.remember(client, refusedKey, Number(refusal), retryAfter, { headers, body }),
+        );
+      }
+    }
+    if (marked === "1" && anonymousRead && statusCode === 200) {
+      const headers = answerHeaders();
       captureBody(res, anonymous.maxBytes, (body) => anonymous.set(key, statusCode, headers, body));
     }
     return writeHead.call(this, statusCode, ...rest);
@@ -240,8 +264,13 @@ export function createEdgeHandler(
       handle(req, res);
       return;
     }
-    const retryAfter = memory.refusals.refused(client, req);
-    if (retryAfter > 0) {
+    const refused = memory.refusals.refusal(client, req);
+    if (refused?.answer) {
+      answerEarly(req, res, 429, refused.answer.headers, refused.answer.body);
+      return;
+    }
+    if (refused) {
+      const { retryAfter } = refused;
       const body = JSON.stringify({
         error: { code: "rate_limited", message: `Too many requests. Try again in ${retryAfter} s.` },
       });

@@ -11,7 +11,12 @@ import { afterEach, describe, expect, it } from "vitest";
 
 // server.mjs's request handler on a real HTTP server, with a stand-in for Next.js (issue 14: one
 // client's flood must not hold up another client).
-import { BODY_CAPS, EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "../src/core/http/edge-contract.mjs";
+import {
+  BODY_CAPS,
+  EDGE_ANONYMOUS_HEADER,
+  EDGE_REFUSAL_HEADER,
+  EDGE_REFUSAL_VERBATIM_HEADER,
+} from "../src/core/http/edge-contract.mjs";
 import { createEdgeHandler, readServerConfig } from "./edge.mjs";
 
 type Answer = { status: number; body: string };
@@ -182,6 +187,18 @@ async function startApp() {
       res.setHeader(EDGE_REFUSAL_HEADER, "5000");
       res.statusCode = 429;
       res.end(JSON.stringify({ error: { code: "rate_limited", message: "app" } }));
+    } else if (req.url === "/keyed") {
+      // As an API key's quota refusal: the app's own body and RateLimit headers, to repeat as they are.
+      res.writeHead(429, {
+        "content-type": "application/json",
+        "retry-after": "3600",
+        "ratelimit-limit": "1000",
+        "ratelimit-remaining": "0",
+        "ratelimit-reset": "3600",
+        [EDGE_REFUSAL_HEADER]: "5000",
+        [EDGE_REFUSAL_VERBATIM_HEADER]: "1",
+      });
+      res.end(JSON.stringify({ error: { code: "quota_exceeded", message: "All 1,000 calls used." } }));
     } else if (req.url === "/unmarked") {
       res.writeHead(429, { "retry-after": "42" });
       res.end("no");
@@ -230,6 +247,30 @@ describe("answers the edge gives without the app", () => {
     });
     expect(atCap.status).toBe(200);
     expect(started).toEqual(["127.0.0.1 POST /api/views"]);
+  });
+
+  it("repeats a 429 marked verbatim as the app wrote it: body, RateLimit headers, Retry-After", async () => {
+    const { port, started } = await startApp();
+    const key = { authorization: "Bearer abk_one" };
+    const first = await send(port, "/keyed", { method: "POST", headers: key, body: "{}" });
+    expect(first.status).toBe(429);
+    expect(first.headers[EDGE_REFUSAL_HEADER]).toBeUndefined();
+    expect(first.headers[EDGE_REFUSAL_VERBATIM_HEADER]).toBeUndefined();
+    const again = await send(port, "/keyed", { method: "POST", headers: key, body: "{}" });
+    expect(started).toHaveLength(1);
+    expect(again.status).toBe(429);
+    expect(JSON.parse(again.body)).toEqual(JSON.parse(first.body));
+    expect(again.headers["ratelimit-limit"]).toBe("1000");
+    expect(again.headers["ratelimit-remaining"]).toBe("0");
+    expect(again.headers["content-type"]).toBe("application/json");
+    for (const name of ["retry-after", "ratelimit-reset"]) {
+      expect(Number(again.headers[name])).toBeGreaterThan(3590);
+      expect(Number(again.headers[name])).toBeLessThanOrEqual(3600);
+    }
+    expect(again.headers[EDGE_REFUSAL_VERBATIM_HEADER]).toBeUndefined();
+    // Another key is the app's to judge.
+    await send(port, "/keyed", { method: "POST", headers: { authorization: "Bearer abk_two" }, body: "{}" });
+    expect(started).toHaveLength(2);
   });
 
   it("repeats a marked 429 for the same client, method, path and credentials until it lapses", async () => {

@@ -110,15 +110,16 @@ describe("keyed API calls", () => {
     expect(over.headers["RateLimit-Remaining"]).toBe("0");
     expect(over.ok ? "" : over.message).toMatch(/Upgrade/);
     expect(await usageOf("org-c")).toBe(1000);
-    // The refusal is repeated from memory: no transaction, no lock, until at most 10 s later.
+    // It holds 10 s (the most this instance and its edge repeat a refusal before asking again).
+    expect(over).toMatchObject({ holdsForMs: 10_000 });
+    // The refusal is repeated from memory: no transaction, no lock, until at most 10 s later, with
+    // the month's Retry-After counted down (not the memory's 10 s).
     const noDatabase = {
       transaction: () => Promise.reject(new Error("the database was asked")),
     } as unknown as Db;
-    expect(await consumeKeyedCall(noDatabase, key.secret, new Date(now.getTime() + 5_000))).toMatchObject({
-      ok: false,
-      status: 429,
-      code: "quota_exceeded",
-    });
+    const remembered = await consumeKeyedCall(noDatabase, key.secret, new Date(now.getTime() + 5_000));
+    expect(remembered).toMatchObject({ ok: false, status: 429, code: "quota_exceeded", holdsForMs: 5_000 });
+    expect(Number(remembered.headers["Retry-After"])).toBe(Number(over.headers["Retry-After"]) - 5);
     await expect(consumeKeyedCall(noDatabase, key.secret, new Date(now.getTime() + 10_001))).rejects.toThrow(
       "the database was asked",
     );

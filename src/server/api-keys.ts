@@ -58,6 +58,8 @@ export type KeyedCallDecision =
       code: "quota_exceeded" | "rate_limited";
       message: string;
       headers: RateLimitHeaders;
+      /** How long this refusal is certain to hold, in ms (this instance repeats it from memory). */
+      holdsForMs: number;
     };
 
 /**
@@ -115,6 +117,7 @@ export async function consumeKeyedCall(db: Db, secret: string, now = new Date())
         code: "quota_exceeded",
         message: `This organization has used all ${limit.toLocaleString("en-US")} API calls of the ${plan.name} plan this month. Upgrade the plan on the pricing page, or wait until the quota resets.`,
         headers: { ...headers(0), "Retry-After": String(reset) },
+        holdsForMs: Math.min(REMEMBER_MS, reset * 1000),
       };
     }
     if (!burst.allowed) {
@@ -124,6 +127,8 @@ export async function consumeKeyedCall(db: Db, secret: string, now = new Date())
         code: "rate_limited",
         message: `More than ${plan.limits.apiBurstPerSecond} calls in one second. Slow down and retry.`,
         headers: { ...headers(limit - used), "Retry-After": String(burst.retryAfterSeconds) },
+        // Until the oldest call in the one-second window leaves it (not the whole rounded-up second).
+        holdsForMs: burst.holdsForMs,
       };
     }
     await tx
@@ -150,24 +155,33 @@ export async function consumeKeyedCall(db: Db, secret: string, now = new Date())
 // seen within 10 s. PostgreSQL stays the only judge of every call that is allowed.
 const REMEMBER_MS = 10_000;
 const MAX_REMEMBERED_KEYS = 10_000;
-const refusedKeys = new Map<string, { until: number; decision: KeyedCallDecision }>();
+const refusedKeys = new Map<string, { until: number; retryAt: number; decision: KeyRefusal }>();
 
-function rememberRefusal(hash: string, decision: KeyedCallDecision, now: Date) {
-  const retryAfter = Number(decision.headers["Retry-After"] ?? 1);
-  const until = now.getTime() + Math.min(REMEMBER_MS, Math.max(1, retryAfter) * 1000);
+type KeyRefusal = Extract<KeyedCallDecision, { status: 429 }>;
+
+function rememberRefusal(hash: string, decision: KeyRefusal, now: Date) {
+  const hold = Math.min(REMEMBER_MS, decision.holdsForMs);
+  if (!(hold > 0)) return;
   if (refusedKeys.size >= MAX_REMEMBERED_KEYS) refusedKeys.clear();
-  refusedKeys.set(hash, { until, decision });
+  const retryAfter = Math.max(1, Number(decision.headers["Retry-After"] ?? 1));
+  refusedKeys.set(hash, {
+    until: now.getTime() + hold,
+    retryAt: now.getTime() + retryAfter * 1000,
+    decision,
+  });
 }
 
 function rememberedRefusal(hash: string, now: Date): KeyedCallDecision | null {
   const known = refusedKeys.get(hash);
   if (!known) return null;
-  if (known.until <= now.getTime()) {
+  const holdsForMs = known.until - now.getTime();
+  if (holdsForMs <= 0) {
     refusedKeys.delete(hash);
     return null;
   }
-  const seconds = String(Math.max(1, Math.ceil((known.until - now.getTime()) / 1000)));
-  return { ...known.decision, headers: { ...known.decision.headers, "Retry-After": seconds } };
+  // The answer's own Retry-After, counted down (a month's quota says when the month ends).
+  const seconds = String(Math.max(1, Math.ceil((known.retryAt - now.getTime()) / 1000)));
+  return { ...known.decision, holdsForMs, headers: { ...known.decision.headers, "Retry-After": seconds } };
 }
 
 /** Forgets every remembered key refusal (tests). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER } from "@/core/http/edge-contract.mjs";
 import { createTestDatabase } from "../../tests/support/db";
 
 // guardApi runs for real against a test database; only the process-wide database is the test's.
@@ -65,5 +65,32 @@ describe("the anonymous API limit", () => {
     if (!("response" in refused)) throw new Error("expected a refusal");
     expect(refused.response.status).toBe(429);
     expect(Number(refused.response.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
+    // Its body says "Try again in N s.": the edge must not repeat it word for word.
+    expect(refused.response.headers.get(EDGE_REFUSAL_VERBATIM_HEADER)).toBeNull();
+  });
+
+  it("marks a key's quota refusal for the edge to repeat as it is", async () => {
+    const { apiKeys, apiUsage, organization, user } = await import("./db/schema");
+    const { isoDay, newApiKeySecret } = await import("./api-keys");
+    const db = t.db as unknown as import("./db/client").Db;
+    await db.insert(user).values({ id: "u-quota", name: "Q", email: "q@example.com" });
+    await db.insert(organization).values({ id: "org-quota", name: "Q", slug: "q" });
+    const key = newApiKeySecret();
+    await db.insert(apiKeys).values({
+      organizationId: "org-quota",
+      createdBy: "u-quota",
+      name: "t",
+      prefix: key.prefix,
+      hash: key.hash,
+    });
+    // Free plan, 1,000 calls a month, all used.
+    await db.insert(apiUsage).values({ organizationId: "org-quota", day: isoDay(new Date()), calls: 1000 });
+    const refused = await guardApi(keyed(key.secret, "192.0.2.80"));
+    if (!("response" in refused)) throw new Error("expected a refusal");
+    expect(refused.response.status).toBe(429);
+    expect((await refused.response.clone().json()).error.code).toBe("quota_exceeded");
+    expect(refused.response.headers.get(EDGE_REFUSAL_VERBATIM_HEADER)).toBe("1");
+    expect(Number(refused.response.headers.get(EDGE_REFUSAL_HEADER))).toBe(10_000);
+    expect(refused.response.headers.get("RateLimit-Remaining")).toBe("0");
   });
 });

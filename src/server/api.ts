@@ -1,7 +1,11 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
-import { EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import {
+  EDGE_ANONYMOUS_HEADER,
+  EDGE_REFUSAL_HEADER,
+  EDGE_REFUSAL_VERBATIM_HEADER,
+} from "@/core/http/edge-contract.mjs";
 import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
@@ -159,6 +163,13 @@ export async function guardApi(request: Request): Promise<{ response: Response }
     const response = apiError(decision.status, decision.code, decision.message);
     for (const [name, value] of Object.entries(decision.headers)) response.headers.set(name, value);
     if (decision.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="abacus"');
+    // A key's refusal depends on the key alone (the Authorization header): the edge repeats this
+    // very answer (code, message and RateLimit headers; the message states no time) to the same
+    // client's same request while it holds, without Next.js.
+    if (decision.status === 429 && decision.holdsForMs > 0) {
+      response.headers.set(EDGE_REFUSAL_HEADER, String(decision.holdsForMs));
+      response.headers.set(EDGE_REFUSAL_VERBATIM_HEADER, "1");
+    }
     return { response };
   }
   return { caller: { organizationId: decision.organizationId, headers: decision.headers } };

@@ -10,6 +10,7 @@ export const BODY_CAPS: Readonly<{
 export const MAX_REQUEST_BYTES: number;
 export function bodyCapFor(pathname: string): number;
 export const EDGE_REFUSAL_HEADER: string;
+export const EDGE_REFUSAL_VERBATIM_HEADER: string;
 export const EDGE_REFUSAL_MAX_HOLD_MS: number;
 export const EDGE_ANONYMOUS_HEADER: string;
 export const EDGE_ANONYMOUS_TTL_MS: number;

@@ -63,6 +63,14 @@ export function bodyCapFor(pathname) {
  */
 export const EDGE_REFUSAL_HEADER = "x-abacus-edge-refusal";
 
+/**
+ * Set by the app (value "1") beside EDGE_REFUSAL_HEADER when the edge is to repeat that 429 as the
+ * app wrote it (its body and headers, e.g. an API key's `quota_exceeded` and RateLimit-* headers),
+ * with only Retry-After and RateLimit-Reset counted down. Only for an answer whose body states no
+ * time; without it the edge repeats a generic `rate_limited` answer.
+ */
+export const EDGE_REFUSAL_VERBATIM_HEADER = "x-abacus-edge-verbatim";
+
 /** The longest the edge (and the app's own memory of a refusal) repeats a refusal before asking again. */
 export const EDGE_REFUSAL_MAX_HOLD_MS = 10_000;
 
