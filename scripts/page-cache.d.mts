@@ -7,9 +7,20 @@ export interface PageCache {
   stats: { hits: number; misses: number; stored: number };
   entries: Map<
     string,
-    { version: number | string; headers: Record<string, unknown>; body: Buffer; gzip: Buffer }
+    {
+      version: number | string;
+      headers: Record<string, unknown>;
+      body: Buffer;
+      gzip: Buffer;
+      /** Made off the event loop; until then gzip is served. */
+      br?: Buffer;
+    }
   >;
 }
+export function acceptedEncodings(header: string | string[] | undefined): {
+  br: boolean;
+  gzip: boolean;
+};
 export const versionMarker: (version: number) => string;
 export function cacheKey(
   req: Pick<IncomingMessage, "method" | "url" | "headers">,

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 
 // The whole-page cache server.mjs puts in front of Next.js (issue 17: /pricing per FX version).
-import { cacheKey, createPageCache, versionMarker } from "./page-cache.mjs";
+import { acceptedEncodings, cacheKey, createPageCache, versionMarker } from "./page-cache.mjs";
 
 type Answer = { status: number; headers: Record<string, unknown>; body: Buffer };
 
@@ -80,10 +80,10 @@ describe("the page cache", () => {
     expect(renders()).toBe(3);
   });
 
-  it("keeps the headers and serves a gzip copy made once", async () => {
-    const { port, renders } = await start({ version: 1, rate: "2", marker: true });
+  it("keeps the headers and serves gzip and Brotli copies made once", async () => {
+    const { port, renders, cache } = await start({ version: 1, rate: "2", marker: true });
     const plain = await get(port, "/pricing");
-    const zipped = await get(port, "/pricing", { "accept-encoding": "gzip, br" });
+    const zipped = await get(port, "/pricing", { "accept-encoding": "gzip" });
     expect(renders()).toBe(1);
     expect(plain.headers["x-abacus-cache"]).toBeUndefined();
     expect(zipped.headers["x-abacus-cache"]).toBe("hit");
@@ -92,6 +92,29 @@ describe("the page cache", () => {
     expect(zipped.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(zipped.headers.vary).toBe("rsc, Accept-Encoding");
     expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+
+    // Brotli is made on zlib's thread pool; once there, a browser that accepts it gets it.
+    await expect.poll(() => cache.entries.get("/pricing?currency=")?.br).toBeDefined();
+    const browser = await get(port, "/pricing", { "accept-encoding": "gzip, deflate, br, zstd" });
+    expect(browser.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(browser.body)).toEqual(plain.body);
+    expect(Number(browser.headers["content-length"])).toBe(browser.body.length);
+    const refused = await get(port, "/pricing", { "accept-encoding": "br;q=0, gzip" });
+    expect(refused.headers["content-encoding"]).toBe("gzip");
+    const identity = await get(port, "/pricing", { "accept-encoding": "identity" });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.body).toEqual(plain.body);
+    expect(renders()).toBe(1);
+  });
+
+  it("reads Accept-Encoding with its weights", () => {
+    expect(acceptedEncodings("gzip, deflate, br, zstd")).toEqual({ br: true, gzip: true });
+    expect(acceptedEncodings("gzip;q=0, BR;q=0.5")).toEqual({ br: true, gzip: false });
+    expect(acceptedEncodings("br;q=0,*;q=0.1")).toEqual({ br: false, gzip: true });
+    expect(acceptedEncodings("*")).toEqual({ br: true, gzip: true });
+    expect(acceptedEncodings("identity")).toEqual({ br: false, gzip: false });
+    expect(acceptedEncodings(undefined)).toEqual({ br: false, gzip: false });
+    expect(acceptedEncodings("gzip;q=abc")).toEqual({ br: false, gzip: false });
   });
 
   it("does not keep an answer without the current version's mark, or with a cookie", async () => {
