@@ -43,6 +43,36 @@ describe("key conversion matches what openssl writes, byte for byte", () => {
     expect(text(await convertKey(sec1, "spki"))).toBe(o.run(["pkey", "-in", "ec.pem", "-pubout"]).toString());
   });
 
+  it("DH and DSA private keys: PKCS#8 and the public key as openssl pkey writes them, both ways", async () => {
+    // A DH or DSA private key carries x, as no public key does: it must not be taken for a public key.
+    o.run(["genpkey", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048", "-out", "dh.pem"]);
+    o.run([
+      "genpkey",
+      "-genparam",
+      "-algorithm",
+      "DSA",
+      "-pkeyopt",
+      "dsa_paramgen_bits:1024",
+      "-out",
+      "dsap.pem",
+    ]);
+    o.run(["genpkey", "-paramfile", "dsap.pem", "-out", "dsa.pem"]);
+    for (const name of ["dh", "dsa"]) {
+      const pem = o.run(["pkey", "-in", `${name}.pem`]).toString();
+      expect(text(await convertKey(pem, "pkcs8")), name).toBe(pem);
+      const pub = o.run(["pkey", "-in", `${name}.pem`, "-pubout"]).toString();
+      expect(text(await convertKey(pem, "spki")), name).toBe(pub);
+      expect(bytesToHex(bytes(await convertKey(pem, "pkcs8", { encoding: "der" }))), name).toBe(
+        bytesToHex(o.run(["pkcs8", "-topk8", "-nocrypt", "-in", `${name}.pem`, "-outform", "DER"])),
+      );
+      // and what is written here opens in openssl as the same key
+      o.write(`${name}-mine.pem`, text(await convertKey(pem, "pkcs8")));
+      expect(o.run(["pkey", "-in", `${name}-mine.pem`, "-pubout"]).toString(), name).toBe(pub);
+      await expect(convertKey(pem, "jwk")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
+      await expect(convertKey(pub, "pkcs8")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
+    }
+  });
+
   it("refuses formats that do not fit the key", async () => {
     await expect(convertKey(keys.ed25519, "pkcs1")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
     await expect(convertKey(keys.rsa, "sec1")).rejects.toMatchObject({ code: "WRONG_KEY_TYPE" });
@@ -86,5 +116,44 @@ describe("JWK (OpenSSL 3.0 has none: checked against OpenSSL's library through n
     await expect(convertKey(JSON.stringify({ ...jwk, d: other.d }), "pkcs8")).rejects.toMatchObject({
       code: "MALFORMED_KEY",
     });
+  });
+
+  it("a JWK is checked as a PEM key is: lengths, curve points, p × q = n, and d against its public part", async () => {
+    const b = (n: number, fill = 1) => Buffer.alloc(n, fill).toString("base64url");
+    const refused: [string, object, KeyTarget, string][] = [
+      ["Ed25519 d of 31 bytes", { kty: "OKP", crv: "Ed25519", x: b(32), d: b(31) }, "pkcs8", "MALFORMED_KEY"],
+      ["Ed25519 x of 31 bytes", { kty: "OKP", crv: "Ed25519", x: b(31) }, "spki", "MALFORMED_KEY"],
+      ["X25519 d of 30 bytes", { kty: "OKP", crv: "X25519", x: b(32), d: b(30) }, "pkcs8", "MALFORMED_KEY"],
+      ["X25519 x not d's", { kty: "OKP", crv: "X25519", x: b(32, 7), d: b(32) }, "pkcs8", "MALFORMED_KEY"],
+      [
+        "P-256 point off the curve",
+        { kty: "EC", crv: "P-256", x: b(32, 1), y: b(32, 2) },
+        "spki",
+        "INVALID_PUBLIC_VALUE",
+      ],
+      [
+        "RSA with p × q ≠ n",
+        {
+          kty: "RSA",
+          n: b(256, 0xff),
+          e: "AQAB",
+          d: b(256, 3),
+          p: b(128, 5),
+          q: b(128, 7),
+          dp: b(128),
+          dq: b(128),
+          qi: b(128),
+        },
+        "pkcs8",
+        "MALFORMED_KEY",
+      ],
+    ];
+    for (const [what, jwk, target, code] of refused) {
+      await expect(convertKey(JSON.stringify(jwk), target), what).rejects.toMatchObject({ code });
+    }
+    // A well-formed X25519 JWK (as OpenSSL's library writes it) still converts to openssl's PEM.
+    o.run(["genpkey", "-algorithm", "X25519", "-out", "x25519.pem"]);
+    const x = createPrivateKey(o.readText("x25519.pem")).export({ format: "jwk" });
+    expect(text(await convertKey(JSON.stringify(x), "pkcs8"))).toBe(o.readText("x25519.pem"));
   });
 });

@@ -4,7 +4,7 @@
  * PKCS#8 (optionally encrypted), PKCS#1, SEC1, SPKI or JWK, and the public key of a private one, as
  * `openssl pkey`, `openssl rsa -RSAPublicKey_out`, `openssl ec` and `openssl pkcs8 -topk8` do.
  */
-import { CURVES, type EcCurve, ecPublicFromPrivate, ed448, ed25519, x448, x25519 } from "./curves";
+import { CURVES, type EcCurve } from "./curves";
 import { base64ToBytes, bytesToBigint } from "./encoding";
 import { CryptoInputError, fail } from "./errors";
 import {
@@ -16,7 +16,16 @@ import {
   publicKeyDer,
   toJwk,
 } from "./keyio";
-import { KEY_KIND_NAMES, type PrivateKeyData, type PublicKeyData, publicFromPrivate } from "./keys";
+import {
+  decodePkcs8,
+  decodeSpki,
+  encodePkcs8,
+  encodeSpki,
+  KEY_KIND_NAMES,
+  type PrivateKeyData,
+  type PublicKeyData,
+  publicFromPrivate,
+} from "./keys";
 import { toPem } from "./pem";
 
 export const KEY_TARGETS = [
@@ -46,8 +55,9 @@ export type ConvertResult =
   | { kind: "der"; bytes: Uint8Array }
   | { kind: "jwk"; text: string };
 
+// DSA and DH private keys both carry x (no public key has one).
 const isPrivate = (k: PrivateKeyData | PublicKeyData): k is PrivateKeyData =>
-  "d" in k || "seed" in k || "secret" in k || ("x" in k && k.kind === "dsa");
+  "d" in k || "seed" in k || "secret" in k || "x" in k;
 
 function b64u(v: unknown, what: string): Uint8Array {
   if (typeof v !== "string") fail("MALFORMED_KEY", `Malformed JWK: "${what}" is missing`);
@@ -60,6 +70,22 @@ const JWK_CURVES: Record<string, EcCurve> = {
   "P-521": "P-521",
   secp256k1: "secp256k1",
 };
+
+/**
+ * A private key built from a JWK's fields, checked as the PEM/DER loaders check a key (through the same
+ * PKCS#8 codec: lengths, curve points, p × q = n), and its public part compared with the JWK's.
+ */
+function checkedPrivate(k: PrivateKeyData, given: Uint8Array, what: string): PrivateKeyData {
+  const key = decodePkcs8(encodePkcs8(k));
+  const derived = "publicKey" in key ? key.publicKey : key.kind === "ec" ? key.point : undefined;
+  if (derived && (derived.length !== given.length || derived.some((b, i) => b !== given[i]))) {
+    fail("MALFORMED_KEY", `Malformed JWK: d does not match ${what}`);
+  }
+  return key;
+}
+
+/** A public key from a JWK's fields, checked as the SPKI loader checks one (lengths, curve points). */
+const checkedPublic = (k: PublicKeyData): PublicKeyData => decodeSpki(encodeSpki(k));
 
 /** A JWK (RFC 7517/7518/8037/8812) as a key: RSA, EC (P-256/384/521, secp256k1), Ed25519, X25519, Ed448, X448. */
 export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
@@ -74,8 +100,19 @@ export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
   switch (jwk.kty) {
     case "RSA": {
       const pub = { kind: "rsa" as const, n: int("n"), e: int("e") };
-      if (jwk.d === undefined) return pub;
-      return { ...pub, d: int("d"), p: int("p"), q: int("q"), dp: int("dp"), dq: int("dq"), qi: int("qi") };
+      if (jwk.d === undefined) return checkedPublic(pub);
+      // decodeRsaPrivatePkcs1 refuses a key whose p × q is not n.
+      return decodePkcs8(
+        encodePkcs8({
+          ...pub,
+          d: int("d"),
+          p: int("p"),
+          q: int("q"),
+          dp: int("dp"),
+          dq: int("dq"),
+          qi: int("qi"),
+        }),
+      );
     }
     case "EC": {
       const curve = JWK_CURVES[String(jwk.crv)];
@@ -89,49 +126,38 @@ export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
       point[0] = 4;
       point.set(x, 1);
       point.set(y, 1 + size);
-      if (jwk.d === undefined) return { kind: "ec", curve, point };
+      if (jwk.d === undefined) return checkedPublic({ kind: "ec", curve, point });
       const d = b64u(jwk.d, "d");
-      const derived = ecPublicFromPrivate(curve, d);
-      if (derived.some((b, i) => b !== point[i]))
-        fail("MALFORMED_KEY", "Malformed JWK: d does not match x and y");
-      return { kind: "ec", curve, d, point };
+      if (d.length !== size) fail("MALFORMED_KEY", `Malformed JWK: d must be ${size} bytes`);
+      return checkedPrivate({ kind: "ec", curve, d, point }, point, "x and y");
     }
     case "OKP": {
+      const crv = String(jwk.crv);
+      const kind = OKP_KINDS[crv];
+      if (!kind) return fail("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: JWK curve ${crv}`);
       const x = b64u(jwk.x, "x");
-      if (jwk.crv === "Ed25519") {
-        if (jwk.d === undefined) return { kind: "ed25519", publicKey: x };
-        const seed = b64u(jwk.d, "d");
-        const publicKey = ed25519.getPublicKey(seed);
-        if (publicKey.some((b, i) => b !== x[i])) fail("MALFORMED_KEY", "Malformed JWK: d does not match x");
-        return { kind: "ed25519", seed, publicKey };
-      }
-      if (jwk.crv === "X25519") {
-        if (jwk.d === undefined) return { kind: "x25519", publicKey: x };
-        const secret = b64u(jwk.d, "d");
-        return { kind: "x25519", secret, publicKey: x25519.getPublicKey(secret) };
-      }
-      if (jwk.crv === "Ed448") {
-        if (x.length !== 57) fail("MALFORMED_KEY", "Malformed JWK: an Ed448 x is 57 bytes");
-        if (jwk.d === undefined) return { kind: "ed448", publicKey: x };
-        const seed = b64u(jwk.d, "d");
-        if (seed.length !== 57) fail("MALFORMED_KEY", "Malformed JWK: an Ed448 d is 57 bytes");
-        const publicKey = ed448.getPublicKey(seed);
-        if (publicKey.some((b, i) => b !== x[i])) fail("MALFORMED_KEY", "Malformed JWK: d does not match x");
-        return { kind: "ed448", seed, publicKey };
-      }
-      if (jwk.crv === "X448") {
-        if (x.length !== 56) fail("MALFORMED_KEY", "Malformed JWK: an X448 x is 56 bytes");
-        if (jwk.d === undefined) return { kind: "x448", publicKey: x };
-        const secret = b64u(jwk.d, "d");
-        if (secret.length !== 56) fail("MALFORMED_KEY", "Malformed JWK: an X448 d is 56 bytes");
-        return { kind: "x448", secret, publicKey: x448.getPublicKey(secret) };
-      }
-      return fail("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: JWK curve ${String(jwk.crv)}`);
+      if (jwk.d === undefined) return checkedPublic({ kind, publicKey: x });
+      const d = b64u(jwk.d, "d");
+      const none = new Uint8Array(0);
+      return checkedPrivate(
+        kind === "ed25519" || kind === "ed448"
+          ? { kind, seed: d, publicKey: none }
+          : { kind, secret: d, publicKey: none },
+        x,
+        "x",
+      );
     }
     default:
       return fail("UNSUPPORTED_ALGORITHM", `Unsupported algorithm: JWK key type ${String(jwk.kty)}`);
   }
 }
+
+const OKP_KINDS: Record<string, "ed25519" | "x25519" | "ed448" | "x448" | undefined> = {
+  Ed25519: "ed25519",
+  X25519: "x25519",
+  Ed448: "ed448",
+  X448: "x448",
+};
 
 /** Reads any key input: a JWK (text starting with "{"), or what the PEM/DER loaders read. */
 export async function loadAnyKey(

@@ -220,6 +220,40 @@ describe("BLAKE3 (official test vectors, BLAKE3-team/BLAKE3 test_vectors.json an
     );
   });
 
+  it("inputs across chunk and tree boundaries (1025 to 102400 bytes of 0, 1, …, 250, 0, …), default and extended output", async () => {
+    const cases: [number, string][] = [
+      [
+        1025,
+        "d00278ae47eb27b34faecf67b4fe263f82d5412916c1ffd97c8cb7fb814b8444f4c4a22b4b399155358a994e52bf255de60035742ec71bd08ac275a1b51cc6bfe332b0ef84b409108cda080e6269ed4b3e2c3f7d722aa4cdc98d16deb554e5627be8f955c98e1d5f9565a9194cad0c4285f93700062d9595adb992ae68ff12800ab67a",
+      ],
+      [
+        4097,
+        "9b4052b38f1c5fc8b1f9ff7ac7b27cd242487b3d890d15c96a1c25b8aa0fb99505f91b0b5600a11251652eacfa9497b31cd3c409ce2e45cfe6c0a016967316c426bd26f619eab5d70af9a418b845c608840390f361630bd497b1ab44019316357c61dbe091ce72fc16dc340ac3d6e009e050b3adac4b5b2c92e722cffdc46501531956",
+      ],
+      [
+        8193,
+        "bab6c09cb8ce8cf459261398d2e7aef35700bf488116ceb94a36d0f5f1b7bc3bb2282aa69be089359ea1154b9a9286c4a56af4de975a9aa4a5c497654914d279bea60bb6d2cf7225a2fa0ff5ef56bbe4b149f3ed15860f78b4e2ad04e158e375c1e0c0b551cd7dfc82f1b155c11b6b3ed51ec9edb30d133653bb5709d1dbd55f4e1ff6",
+      ],
+      [
+        102400,
+        "bc3e3d41a1146b069abffad3c0d44860cf664390afce4d9661f7902e7943e085e01c59dab908c04c3342b816941a26d69c2605ebee5ec5291cc55e15b76146e6745f0601156c3596cb75065a9c57f35585a52e1ac70f69131c23d611ce11ee4ab1ec2c009012d236648e77be9295dd0426f29b764d65de58eb7d01dd42248204f45f8e",
+      ],
+    ];
+    for (const [n, hash] of cases) {
+      const input = new Uint8Array(n).map((_, i) => i % 251);
+      const short = hash.slice(0, 64);
+      expect(bytesToHex(await digest("BLAKE3", input)), `${n}`).toBe(short);
+      expect(bytesToHex(await digest("BLAKE3", input, { length: 131 })), `${n}`).toBe(hash);
+      // Streamed in odd chunks through hash-wasm, and without WebAssembly through @noble/hashes.
+      const stream = { chunkSize: 1000, oneShotMax: 0 };
+      expect(bytesToHex(await digestStream("BLAKE3", new Blob([input]), stream)), `${n}`).toBe(short);
+      expect(
+        bytesToHex(await digestStream("BLAKE3", new Blob([input]), { ...stream, length: 131, noWasm: true })),
+        `${n}`,
+      ).toBe(hash);
+    }
+  });
+
   it("the WebAssembly stream and the JavaScript one-shot agree over many chunks and output lengths", async () => {
     for (const length of [1, 32, 64, 131]) {
       const a = await digest("BLAKE3", BIG, { length });

@@ -145,4 +145,103 @@ describe("what openssl makes is checked here", () => {
     expect(tampered.links[0]?.signatureValid).toBe(false);
     expect(tampered.problems[0]).toMatch(/signature does not verify/);
   });
+
+  it("an issuer that is not a CA (CA:FALSE, no basicConstraints, keyUsage without keyCertSign) fails, as in openssl verify", async () => {
+    o.run(["req", "-x509", "-key", "ec.pem", "-subj", "/CN=CA Root", "-days", "30", "-out", "ca-root.pem"]);
+    const issuers: [string, string | null][] = [
+      ["ca-false", "basicConstraints=CA:FALSE\n"],
+      ["no-bc", null],
+      ["ku-only-sign", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,digitalSignature\n"],
+      ["ca-true", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n"],
+    ];
+    for (const [name, ext] of issuers) {
+      o.run(["req", "-new", "-key", "rsa.pem", "-subj", `/CN=${name}`, "-out", `${name}.csr`]);
+      if (ext) o.write(`${name}.ext`, ext);
+      o.run([
+        "x509",
+        "-req",
+        "-in",
+        `${name}.csr`,
+        "-CA",
+        "ca-root.pem",
+        "-CAkey",
+        "ec.pem",
+        "-CAcreateserial",
+        "-days",
+        "10",
+        ...(ext ? ["-extfile", `${name}.ext`] : []),
+        "-out",
+        `${name}.pem`,
+      ]);
+      o.run(["req", "-new", "-key", "ed25519.pem", "-subj", `/CN=below ${name}`, "-out", "below.csr"]);
+      o.run([
+        "x509",
+        "-req",
+        "-in",
+        "below.csr",
+        "-CA",
+        `${name}.pem`,
+        "-CAkey",
+        "rsa.pem",
+        "-CAcreateserial",
+        "-days",
+        "5",
+        "-out",
+        `below-${name}.pem`,
+      ]);
+      const theirs = o.ok([
+        "verify",
+        "-CAfile",
+        "ca-root.pem",
+        "-untrusted",
+        `${name}.pem`,
+        `below-${name}.pem`,
+      ]);
+      const [root, issuer, leaf] = ["ca-root.pem", `${name}.pem`, `below-${name}.pem`].map((f) =>
+        der(o.readText(f)),
+      );
+      if (!root || !issuer || !leaf) throw new Error("missing");
+      const mine = await verifyChain([leaf, issuer, root], new Date());
+      expect(mine.valid, name).toBe(theirs);
+      expect(mine.valid, name).toBe(name === "ca-true");
+      if (!mine.valid) expect(mine.problems.join(" "), name).toMatch(/is not a CA certificate/);
+      // The same with the root given as trusted rather than in the chain.
+      expect((await verifyChain([leaf, issuer], new Date(), [root])).valid, name).toBe(theirs);
+    }
+    // A v1 self-signed root (no extensions) is still a trust anchor for openssl and here.
+    o.write("empty.cnf", "[req]\ndistinguished_name=dn\n[dn]\n");
+    o.run([
+      "req",
+      "-x509",
+      "-config",
+      "empty.cnf",
+      "-key",
+      "ec.pem",
+      "-subj",
+      "/CN=V1 Root",
+      "-days",
+      "30",
+      "-out",
+      "v1-root.pem",
+    ]);
+    o.run([
+      "x509",
+      "-req",
+      "-in",
+      "below.csr",
+      "-CA",
+      "v1-root.pem",
+      "-CAkey",
+      "ec.pem",
+      "-CAcreateserial",
+      "-out",
+      "below-v1.pem",
+    ]);
+    const v1Ok = o.ok(["verify", "-CAfile", "v1-root.pem", "below-v1.pem"]);
+    expect(v1Ok).toBe(true);
+    const [v1Root, v1Leaf] = ["v1-root.pem", "below-v1.pem"].map((f) => der(o.readText(f)));
+    if (!v1Root || !v1Leaf) throw new Error("missing");
+    expect((await parseCertificate(v1Root)).version).toBe(1);
+    expect((await verifyChain([v1Leaf, v1Root], new Date())).valid).toBe(v1Ok);
+  });
 });

@@ -30,7 +30,7 @@ import { encodeSpki, type PrivateKeyData, type PublicKeyData, publicFromPrivate 
 import { OID } from "./oids";
 import { toPem } from "./pem";
 import { type RsaHash, rsaSign, rsaVerify } from "./rsa";
-import { parseCertificate, validityStatus } from "./x509";
+import { type CertificateInfo, parseCertificate, validityStatus } from "./x509";
 
 // ---- names -------------------------------------------------------------------------------------------
 
@@ -376,9 +376,25 @@ export interface ChainResult {
 }
 
 /**
+ * Whether a certificate may sign others, as OpenSSL 3's `openssl verify` checks each issuer
+ * (X509_check_ca): keyUsage, when present, must include keyCertSign; basicConstraints, when present,
+ * must say CA:TRUE. Without basicConstraints only a root passes (the chain's self-signed end or a
+ * trusted certificate): a v1 self-issued one, or one whose keyUsage allows certificate signing.
+ */
+function mayIssue(c: CertificateInfo, root: boolean): boolean {
+  const ext = (oid: string) => c.extensions.find((e) => e.oid === oid);
+  const keyUsage = ext("2.5.29.15");
+  if (keyUsage && !keyUsage.summary.split(", ").includes("keyCertSign")) return false;
+  const basic = ext("2.5.29.19");
+  if (basic) return basic.summary.startsWith("CA:TRUE");
+  return root && ((c.version === 1 && c.selfIssued) || keyUsage !== undefined);
+}
+
+/**
  * Checks a chain given leaf first (as servers send it). The last certificate must be self-signed, or
- * `anchors` must hold the certificate that signed it. Not checked: revocation, name constraints,
- * key usage and path length (use `openssl verify` for a full RFC 5280 path validation).
+ * `anchors` must hold the certificate that signed it; every issuer must be a CA certificate
+ * ({@link mayIssue}). Not checked: revocation, name constraints, extended key usage and path length
+ * (use `openssl verify` for a full RFC 5280 path validation).
  */
 export async function verifyChain(
   chainDer: Uint8Array[],
@@ -396,10 +412,12 @@ export async function verifyChain(
     if (!cert || !der) continue;
     const parts = signedParts(der, "Certificate");
     let issuerCert = certs[i + 1];
+    // The issuer is the root when it ends the chain self-issued, or is a trusted certificate.
+    let issuerIsRoot = i + 2 === certs.length && issuerCert?.subject === issuerCert?.issuer;
     if (!issuerCert) {
-      issuerCert =
-        anchorCerts.find((a) => a.subject === cert.issuer) ??
-        (cert.subject === cert.issuer ? cert : undefined);
+      const anchor = anchorCerts.find((a) => a.subject === cert.issuer);
+      issuerIsRoot = anchor !== undefined;
+      issuerCert = anchor ?? (cert.subject === cert.issuer ? cert : undefined);
     }
     const selfSigned =
       cert.subject === cert.issuer &&
@@ -425,6 +443,11 @@ export async function verifyChain(
       problems.push(`${n}: its issuer (${cert.issuer}) is not in the chain or the trusted certificates`);
     else if (!issuerMatches) problems.push(`${n}: the next certificate is not its issuer (names differ)`);
     else if (!signatureValid) problems.push(`${n}: the signature does not verify with its issuer's key`);
+    else if (issuerCert !== cert && !mayIssue(issuerCert, issuerIsRoot)) {
+      problems.push(
+        `${n}: its issuer (${issuerCert.subject || "no subject"}) is not a CA certificate (no basicConstraints CA:TRUE, or keyUsage without keyCertSign), so it may not sign certificates`,
+      );
+    }
   }
   for (const a of anchorCerts) {
     const st = validityStatus(a, now);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { bytesToBigint, exportPublicKeyPem, loadPrivateKey, randomBytes } from "@/core/crypto";
+import { modPow } from "@/core/crypto/keys";
+import { OpenSslDir } from "../../../tests/support/openssl";
 import { FieldError, keySpecOf, ops } from "./ops";
 
 // The worker's operations, in Node: results as the UI shows them, and errors tied to the right field.
@@ -383,5 +386,51 @@ describe("crypto workbench operations", () => {
     });
     expect(r.valid).toBe(false);
     expect(r.hint).toMatch(/valid RSA-PSS signature with SHA-256: choose the RSA-PSS scheme/);
+  });
+
+  it("DH: unpadded (the tool's default) is openssl pkeyutl -derive's secret, padded is dh_pad:1's, when the secret starts with zero bytes", async () => {
+    const o = new OpenSslDir();
+    try {
+      const mine = await ops.generateKey({ algorithm: "DH-ffdhe2048" });
+      const key = await loadPrivateKey(mine.privatePem);
+      if (key.kind !== "dh") throw new Error("not a DH key");
+      const { p } = key.params;
+      const q = (p - 1n) / 2n;
+      // A peer value whose secret with our key is z = w² < 2^2032 (two leading zero bytes of 256), found
+      // without a search: y = z^(x⁻¹ mod q) gives y^x = z, and z, a square, lies in the order-q subgroup,
+      // so y passes the peer checks here and in openssl.
+      const w = bytesToBigint(randomBytes(127)) | (1n << 1015n);
+      const y = modPow(w * w, modPow(key.x, q - 2n, q), p);
+      o.write("mine.pem", mine.privatePem);
+      o.write("peer.pub", exportPublicKeyPem({ kind: "dh", params: key.params, y }));
+      const derive = (pad: boolean) =>
+        ops.derive({
+          privateKey: mine.privatePem,
+          passphrase: "",
+          peerPublicKey: o.readText("peer.pub"),
+          pad,
+          output: "hex",
+        });
+      const theirs = o.run(["pkeyutl", "-derive", "-inkey", "mine.pem", "-peerkey", "peer.pub"]);
+      const unpadded = await derive(false);
+      expect(unpadded.length).toBe(254);
+      expect(unpadded.value).toBe(theirs.toString("hex"));
+      const theirsPadded = o.run([
+        "pkeyutl",
+        "-derive",
+        "-inkey",
+        "mine.pem",
+        "-peerkey",
+        "peer.pub",
+        "-pkeyopt",
+        "dh_pad:1",
+      ]);
+      const padded = await derive(true);
+      expect(padded.length).toBe(256);
+      expect(padded.value).toMatch(/^0000/);
+      expect(padded.value).toBe(theirsPadded.toString("hex"));
+    } finally {
+      o.cleanup();
+    }
   });
 });

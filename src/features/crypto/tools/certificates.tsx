@@ -195,9 +195,10 @@ function ChainForm() {
         )}
       </div>
       <p className="text-xs text-muted-foreground">
-        Checked: each signature by the next certificate's key, issuer names, validity dates by this device's
-        clock, and the end at a self-signed or trusted root. Not checked: revocation, key usage, name
-        constraints and path length; use <code className="font-mono">openssl verify</code> for those.
+        Checked: each signature by the next certificate's key, issuer names, that each issuer is a CA
+        (basicConstraints, keyUsage), validity dates by this device's clock, and the end at a self-signed or
+        trusted root. Not checked: revocation, extended key usage, name constraints and path length; use{" "}
+        <code className="font-mono">openssl verify</code> for those.
       </p>
     </form>
   );

@@ -34,6 +34,11 @@ type Cipher = (typeof CIPHERS)[number]["value"];
 
 const KEY_BYTES: Record<string, number> = { "128": 16, "192": 24, "256": 32 };
 
+/** OpenSSL's digest name: SHA-1 → sha1, SHA-512/256 → sha512-256, SHA3-256 → sha3-256, RIPEMD-160 → ripemd160. */
+function opensslMd(hash: string): string {
+  return hash.toLowerCase().replace(/^sha-/, "sha").replace("/", "-").replace("ripemd-", "ripemd");
+}
+
 /** `openssl enc` in the page: AES-CBC/CTR with `-pbkdf2` passwords or `-K`/`-iv`, and AES-GCM. */
 export default function EncryptTool() {
   const [direction, setDirection] = useState<SymmetricArgs["direction"]>("encrypt");
@@ -126,7 +131,7 @@ export default function EncryptTool() {
 
   const openssl =
     mode === "password"
-      ? `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""}${kdf === "pbkdf2" ? ` -pbkdf2${iterations !== "10000" ? ` -iter ${iterations}` : ""}` : ""}${hash !== "SHA-256" ? ` -md ${hash.toLowerCase().replace("-", "")}` : ""}${output.startsWith("base64") || (direction === "decrypt" && data.kind === "base64") ? " -a" : ""} -in … -out …`
+      ? `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""}${kdf === "pbkdf2" ? ` -pbkdf2${iterations !== "10000" ? ` -iter ${iterations}` : ""}` : ""}${hash !== "SHA-256" ? ` -md ${opensslMd(hash)}` : ""}${output.startsWith("base64") || (direction === "decrypt" && data.kind === "base64") ? " -a" : ""} -in … -out …`
       : gcm
         ? "openssl enc has no AEAD ciphers: the ciphertext is followed by its 16-byte tag, as WebCrypto, Go and Node write it"
         : `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""} -K <key> -iv <iv> -in … -out …`;
