@@ -51,6 +51,8 @@ import {
   NeedMore,
   roundingDecider,
   roundUndecided,
+  settled,
+  straddlesZero,
   type Target,
   type ZivContext,
   ziv,
@@ -295,6 +297,9 @@ interface Rounded {
   readonly bound?: string;
 }
 
+/** A value whose operands cancelled more digits than Ziv's loop can compute. */
+const UNDECIDABLE = "The calculation cannot be done at this precision";
+
 /** Rounds a value once to the target (significant digits or decimal places). */
 function roundOnce(
   x: N.Num,
@@ -316,19 +321,23 @@ function roundOnce(
     return { d: new ScaledDecimal(r.q, -t.dp), exact: r.exact };
   }
   const ctx = zivContext(budget, where);
-  const out = ziv(
-    x,
-    firstWorkingPrecision(precision),
-    Math.max(4 * precision + 100, 400),
-    ctx,
-    roundingDecider(t, mode),
-  );
+  const soft = Math.max(4 * precision + 100, 400);
+  const out = ziv(x, firstWorkingPrecision(precision), soft, ctx, roundingDecider(t, mode), {
+    settle: settled,
+    keepOnTimeout: true,
+  });
   if (out.kind === "decided") return { d: out.value, exact: false };
-  const { lo, hi } = ends(out.ball, out.wp);
-  if (lo.lte(0) && hi.gte(0)) {
+  if (straddlesZero(out.ball, out.wp)) {
+    // "0 to within 10^r" only when the bound is finer than the precision asked for; a wider ball (large
+    // operands that cancelled) says nothing about the value, and a "0" shown from it could be wrong
     const r = Math.ceil(out.ball.r);
-    return { d: new Exact(0), exact: false, bound: `0 to within 10^${r}` };
+    if (r < -precision) return { d: new Exact(0), exact: false, bound: `0 to within 10^${r}` };
+    if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
+    throw new NeedMore();
   }
+  // never round from a ball that is undecided for lack of time, or that is still wide at 2,000 digits
+  if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
+  if (!settled(out.ball, out.wp)) throw new EngineError("limit", UNDECIDABLE, where.pos, where.len);
   return { d: roundUndecided(out.ball, t, mode), exact: false };
 }
 

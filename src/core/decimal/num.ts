@@ -27,6 +27,7 @@ import {
   roundingDecider,
   roundUndecided,
   Sum,
+  settled,
   signOf,
   type ZivContext,
   ziv,
@@ -563,26 +564,37 @@ export function hyperbolic(
   }
 }
 
-/** Rounds to a multiple of 10^-dp with the mode: exact for rationals, by Ziv's loop for reals. */
-export function roundDp(x: Num, dp: number, mode: Parameters<typeof R.roundToDp>[2], ops: Ops): R.Q {
+/**
+ * Rounds to a multiple of 10^-dp with the mode: exact for rationals, by Ziv's loop for reals. A real
+ * that stays on a rounding boundary (real.ts `settled`) is taken to be on it, and the result is then
+ * kept as an approximation (shown as Rounded), not as an exact rational: floor(x) of an x that is not
+ * told apart from 5 is 5, Rounded.
+ */
+export function roundDp(x: Num, dp: number, mode: Parameters<typeof R.roundToDp>[2], ops: Ops): Num {
   if (isQ(x)) {
     const r = R.roundToDp(x, dp, mode);
     if (!r)
       throw new EngineError("limit", "The number is too large to round exactly", ops.ziv.pos, ops.ziv.len);
     return R.make(r.q, 1n, -dp) ?? R.ZERO;
   }
-  const out = ziv(
-    x,
-    firstWorkingPrecision(ops.precision),
-    Math.max(4 * ops.precision + 100, 400),
-    ops.ziv,
-    roundingDecider({ dp }, mode),
-  );
+  const soft = Math.max(4 * ops.precision + 100, 400);
+  const out = ziv(x, firstWorkingPrecision(ops.precision), soft, ops.ziv, roundingDecider({ dp }, mode), {
+    settle: settled,
+  });
+  if (out.kind === "undecided" && !settled(out.ball, out.wp)) {
+    // still wide at 2,000 digits (operands that cancelled): no boundary to take it to be on
+    throw new EngineError(
+      "limit",
+      "The calculation cannot be done at this precision",
+      ops.ziv.pos,
+      ops.ziv.len,
+    );
+  }
   const d = out.kind === "decided" ? out.value : roundUndecided(out.ball, { dp }, mode);
-  const exact = R.fromString(d.toFixed());
-  if (!exact)
+  const q = R.fromString(d.toFixed());
+  if (!q)
     throw new EngineError("limit", "The number is too large to round exactly", ops.ziv.pos, ops.ziv.len);
-  return exact;
+  return out.kind === "decided" ? q : new QReal(q);
 }
 
 /** -1, 0 or 1; reals that cannot be told apart count as equal. */

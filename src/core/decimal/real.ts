@@ -493,12 +493,39 @@ export { firstWorkingPrecision, GUARD_DIGITS } from "./cost";
 
 export type ZivOutcome<T> =
   | { readonly kind: "decided"; readonly value: T }
-  /** The ball still straddles a rounding boundary at the highest working precision allowed. */
-  | { readonly kind: "undecided"; readonly ball: Ball; readonly wp: number; readonly D: typeof Decimal };
+  /**
+   * The ball still straddles a rounding boundary at the highest working precision allowed, or (only
+   * with `keepOnTimeout`, `timedOut`) when the time budget ran out before it.
+   */
+  | {
+      readonly kind: "undecided";
+      readonly ball: Ball;
+      readonly wp: number;
+      readonly D: typeof Decimal;
+      readonly timedOut?: boolean;
+    };
+
+/** How far Ziv's loop goes past its first cap (`maxWp`) when the value is still undecided there. */
+export interface ZivFurther {
+  /**
+   * Whether an undecided ball at `maxWp` is good enough to stop at (e.g. a zero bound already tiny);
+   * otherwise, or without it, the loop goes on to MAX_WORKING_PRECISION while the budget allows.
+   */
+  readonly settle?: (b: Ball, wp: number) => boolean;
+  /** Return the last ball, marked `timedOut`, instead of throwing when the budget runs out. */
+  readonly keepOnTimeout?: boolean;
+}
+
+/** "The calculation took too long", thrown when a step or a slow call would overrun the budget. */
+class TimeUp extends EngineError {}
 
 /**
  * Evaluates x at increasing working precision (start, 2×start, …) until `decide` returns a value for
- * the ball, or the precision cap or the time budget (estimated before each step) is reached.
+ * the ball, or the precision cap or the time budget (estimated before each step) is reached. With
+ * `further`, an undecided value at `maxWp` is refined on, up to MAX_WORKING_PRECISION, until `settle`
+ * accepts its ball (`settled`: a value that stays on a rounding boundary, or at zero, to hundreds of
+ * digits), so that a value whose operands cancelled more digits than `maxWp`
+ * (1 - (sqrt(10^1000 + 1) - 10^500)) is computed instead of taken to be on a boundary.
  */
 export function ziv<T>(
   x: Real,
@@ -506,39 +533,47 @@ export function ziv<T>(
   maxWp: number,
   ctx: ZivContext,
   decide: (b: Ball, wp: number) => T | undefined,
+  further?: ZivFurther,
 ): ZivOutcome<T> {
   let wp = Math.max(start, 8);
   let last: { ball: Ball; wp: number; D: typeof Decimal } | undefined;
-  const cap = Math.min(MAX_WORKING_PRECISION, maxWp);
+  const soft = Math.min(MAX_WORKING_PRECISION, maxWp);
+  const cap = further ? MAX_WORKING_PRECISION : soft;
   ctx.admit?.(x, ctx);
   for (;;) {
     const est = x.cost(wp);
     if (overruns(ctx, est)) {
       // never round from a ball that is not decided for lack of time: that could show a wrong digit
-      throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
+      // (the caller that keeps it only reads a zero bound from it)
+      if (further?.keepOnTimeout && last) return { kind: "undecided", ...last, timedOut: true };
+      throw new TimeUp("limit", "The calculation took too long", ctx.pos, ctx.len);
     }
     const D = decimalFor(wp, "half-even");
     let ball: Ball | undefined;
+    let timedOut = false;
     try {
       ball = x.ball({ wp, D, charge: (ms) => charge(ctx, ms) });
     } catch (err) {
-      if (!(err instanceof NeedMore)) throw err;
+      if (err instanceof TimeUp && further?.keepOnTimeout && last) timedOut = true;
+      else if (!(err instanceof NeedMore)) throw err;
     } finally {
       // counted once the step is done, so that a clock reading the meter (tests) shows the work before
       // the step while its slow calls are charged, as a real clock does
       ctx.meter.ops++;
       ctx.meter.estimatedMs += est;
     }
+    if (timedOut && last) return { kind: "undecided", ...last, timedOut: true };
     if (ball) {
       const v = decide(ball, wp);
       if (v !== undefined) return { kind: "decided", value: v };
       last = { ball, wp, D };
     }
-    if (wp >= cap) {
+    if (wp >= cap || (wp >= soft && last && (!further || further.settle?.(last.ball, last.wp)))) {
       if (last) return { kind: "undecided", ...last };
       throw new NeedMore();
     }
-    wp = Math.min(cap, wp * 2);
+    // the step at `soft` itself is kept (it is the usual last one), then on by doubling
+    wp = Math.min(wp < soft ? soft : cap, wp * 2);
   }
 }
 
@@ -546,7 +581,7 @@ export function ziv<T>(
 function charge(ctx: ZivContext, ms: number): void {
   ctx.meter.ops++;
   if (overruns(ctx, ms)) {
-    throw new EngineError("limit", "The calculation took too long", ctx.pos, ctx.len);
+    throw new TimeUp("limit", "The calculation took too long", ctx.pos, ctx.len);
   }
 }
 
@@ -606,6 +641,19 @@ export function roundUndecided(b: Ball, t: Target, mode: RoundingMode): Decimal 
       ? b.c.toSD(t.sd + 1, Decimal.ROUND_HALF_EVEN)
       : b.c.toDecimalPlaces(t.dp + 1, Decimal.ROUND_HALF_EVEN);
   return roundAt(new Exact(snapped), t, m);
+}
+
+/**
+ * Whether an undecided ball at Ziv's first cap or beyond is narrow enough to stop at: it kept at least
+ * half of the working precision, relative to its centre (or, when it contains zero, relative to 1).
+ * Then the value stays on a rounding boundary, or at zero, to hundreds of digits (an identity the engine
+ * does not recognise). A wider ball comes from large operands that cancelled (1 - (sqrt(10^1000 + 1) -
+ * 10^500), whose ball at 400 digits is ±10^102): it is refined further rather than taken to be on a
+ * boundary, or zero, where it is not.
+ */
+export function settled(b: Ball, wp: number): boolean {
+  const scale = b.c.isZero() || straddlesZero(b, wp) ? 0 : b.c.e;
+  return Math.ceil(b.r) <= scale - wp / 2;
 }
 
 /** Whether the ball contains zero. */
