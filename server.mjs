@@ -12,6 +12,7 @@ import process from "node:process";
 import next from "next";
 import postgres from "postgres";
 import { createEdgeHandler, readServerConfig } from "./scripts/edge.mjs";
+import { listenOrExit } from "./scripts/listen.mjs";
 import { createPageCache, fxVersionReader } from "./scripts/page-cache.mjs";
 
 const dev = process.argv.includes("--dev");
@@ -44,20 +45,8 @@ const pageCache = dev
     });
 
 const server = createServer(createEdgeHandler(app.getRequestHandler(), { ...config, pageCache }));
-server.on("error", (error) => {
-  // A taken port (another instance, or anything else) ends this process with a message and a
-  // non-zero code, so a supervisor or run-with-db.mjs sees the failure instead of a hung server.
-  if (error.code === "EADDRINUSE" || error.code === "EACCES") {
-    const why = error.code === "EADDRINUSE" ? "is already in use" : "needs privileges this process lacks";
-    console.error(
-      `Abacus could not start: port ${port} on ${host} ${why}. Stop the other server or set PORT.`,
-    );
-  } else {
-    console.error(`Abacus could not start: ${error.message}`);
-  }
-  process.exit(1);
-});
-server.listen(port, host, async () => {
+// A taken port ends this process with a message and code 1 (scripts/listen.mjs).
+listenOrExit(server, { port, host }, async () => {
   if (!dev) await warmUp();
   console.log(`Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`);
 });

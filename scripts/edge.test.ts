@@ -371,3 +371,59 @@ describe("readServerConfig", () => {
     ]);
   });
 });
+
+describe("headers the edge pins before the app (issue 14)", () => {
+  async function startRecording(appUrl?: URL) {
+    const seen: IncomingMessage["headers"][] = [];
+    const next = (req: IncomingMessage, res: ServerResponse) => {
+      seen.push({ ...req.headers });
+      res.end("ok");
+    };
+    server = createServer(createEdgeHandler(next, { appUrl, clientMaxActive: 4, clientMaxQueued: 4 }));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    return { port: (server.address() as AddressInfo).port, seen };
+  }
+
+  it("drops a client's X-Forwarded-Host/Proto and sends HSTS for an https APP_URL, refusals included", async () => {
+    const { port, seen } = await startRecording(new URL("https://abacus.example.com"));
+    const ok = await send(port, "/", {
+      headers: { "x-forwarded-host": "evil.com", "x-forwarded-proto": "https", "x-forwarded-for": "6.6.6.6" },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers["strict-transport-security"]).toMatch(/^max-age=\d+; includeSubDomains$/);
+    expect(seen[0]?.["x-forwarded-host"]).toBeUndefined();
+    expect(seen[0]?.["x-forwarded-proto"]).toBeUndefined();
+    expect(seen[0]?.["x-forwarded-for"]).toBe("127.0.0.1");
+    const refused = await send(port, "/", { method: "POST", headers: { origin: "http://[::1" } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers["strict-transport-security"]).toBeDefined();
+  });
+
+  it("sends no HSTS without an https APP_URL", async () => {
+    const { port } = await startRecording(new URL("http://localhost:3000"));
+    expect((await send(port, "/")).headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("answers 400 to an Origin that is not a URL and 403 to a cross-origin server action, before the app", async () => {
+    const { port, seen } = await startRecording();
+    const malformed = await send(port, "/dashboard", {
+      method: "POST",
+      headers: { origin: "http://localhost:3300.evil.com", "next-action": "abc" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body)).toMatchObject({ error: { code: "invalid_origin" } });
+    const forged = await send(port, "/dashboard", {
+      method: "POST",
+      headers: { origin: "https://evil.com", "x-forwarded-host": "evil.com", "next-action": "abc" },
+    });
+    expect(forged.status).toBe(403);
+    expect(JSON.parse(forged.body)).toMatchObject({ error: { code: "cross_origin_action" } });
+    expect(seen).toEqual([]);
+    const sameOrigin = await send(port, "/dashboard", {
+      method: "POST",
+      headers: { origin: `http://127.0.0.1:${port}`, "next-action": "abc" },
+    });
+    expect(sameOrigin.status).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+});

@@ -5,6 +5,12 @@ import { MEMBER_ROLES } from "@/core/auth/roles";
 // core/organizations/fields.ts: the features' form schemas use them, and
 // src/server/auth/hardening.ts applies them to every Better Auth endpoint that writes the same
 // data, so `/api/auth/*` cannot store what the forms refuse.
-export { emailField, nameField, orgNameField, orgSlugField } from "@/core/organizations/fields";
+export {
+  emailField,
+  nameField,
+  orgNameField,
+  orgSlugField,
+  passkeyNameField,
+} from "@/core/organizations/fields";
 
 export const orgRoleField = z.enum(MEMBER_ROLES, "Choose a role.");

@@ -33,6 +33,16 @@ describe("safeRedirectPath", () => {
     "/.//evil.com/path?x=1#y",
     "/..///evil.com",
     "/./\\evil.com",
+    // Backslashes and the tabs and newlines URL parsers drop, raw or in the middle of a path.
+    "/\\/evil.com",
+    "/\\\\evil.com",
+    "\\\\evil.com",
+    "/\t/evil.com",
+    "/\n/evil.com",
+    "/\r\n/evil.com",
+    "\t//evil.com",
+    "/.\t/evil.com",
+    "/\t/\tevil.com",
   ])("refuses %j, which normalises off-site", (value) => {
     const result = safeRedirectPath(value);
     expect(result.startsWith("//")).toBe(false);
@@ -45,6 +55,15 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath("/a/./b")).toBe("/a/b");
     // An encoded slash is not a path separator: this stays a path on this site.
     expect(safeRedirectPath("/.%2f/evil.com")).toBe("/.%2f/evil.com");
+  });
+
+  it("keeps encoded backslashes, tabs and slashes encoded: a browser reads them as path characters", () => {
+    for (const value of ["/%5C%5Cevil.com", "/%5c/evil.com", "/%09/evil.com", "/%2F%2Fevil.com"]) {
+      expect(safeRedirectPath(value)).toBe(value);
+      expect(new URL(safeRedirectPath(value), "https://abacus.invalid").origin).toBe(
+        "https://abacus.invalid",
+      );
+    }
   });
 
   it("keeps percent-encoded characters encoded (no header injection)", () => {

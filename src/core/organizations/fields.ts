@@ -14,6 +14,9 @@ export const emailField = z
 
 export const nameField = z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters.");
 
+/** A passkey's label, as the profile's passkey form takes it. */
+export const passkeyNameField = z.string().trim().max(60, "Use at most 60 characters.");
+
 export const orgNameField = z
   .string()
   .trim()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, nameField } from "@/core/organizations/fields";
+import { emailField, nameField, passkeyNameField } from "@/core/organizations/fields";
 
 export const nameSchema = z.object({ name: nameField });
 export const emailSchema = z.object({ email: emailField });
@@ -35,6 +35,6 @@ export const webAuthnResponseField = z
   });
 export const addPasskeySchema = z.object({
   response: webAuthnResponseField,
-  name: z.string().trim().max(60, "Use at most 60 characters.").optional(),
+  name: passkeyNameField.optional(),
 });
 export const passkeyIdSchema = z.object({ id: z.string().min(1).max(200) });

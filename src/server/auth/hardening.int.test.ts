@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDGE_ANONYMOUS_HEADER } from "@/core/http/edge-contract.mjs";
 import { createTestDatabase } from "../../../tests/support/db";
-import { member, organization, user } from "../db/schema";
+import { member, organization, passkey, user } from "../db/schema";
 import { createAuth } from "./auth";
 import { AUTH_BODY_LIMIT_BYTES, handleAuthHttp, withoutTokens } from "./hardening";
 
@@ -127,6 +127,46 @@ describe("the forms' rules on Better Auth endpoints", () => {
     });
     expect(invite.status).toBe(400);
     expect(await t.db.select().from(member)).toHaveLength(1);
+  });
+
+  it("refuses a passkey name longer than the profile's form allows", async () => {
+    const { cookie } = await signUp("passkey@example.com");
+    const [owner] = await t.db
+      .select({ id: user.id })
+      .from(user)
+      .where(eq(user.email, "passkey@example.com"));
+    await t.db.insert(passkey).values({
+      id: "pk-hardening",
+      name: "Laptop",
+      publicKey: "key",
+      userId: owner?.id ?? "",
+      credentialID: "cred-hardening",
+      counter: 0,
+      deviceType: "singleDevice",
+      backedUp: false,
+    });
+    const long = await http("/passkey/update-passkey", {
+      body: json({ id: "pk-hardening", name: "n".repeat(20_000) }),
+      cookie,
+    });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: { code: "invalid_input" } });
+    const stored = async () =>
+      (await t.db.select({ name: passkey.name }).from(passkey).where(eq(passkey.id, "pk-hardening")))[0]
+        ?.name;
+    expect(await stored()).toBe("Laptop");
+    const registration = await http("/passkey/verify-registration", {
+      body: json({ response: {}, name: "n".repeat(61) }),
+      cookie,
+    });
+    expect(registration.status).toBe(400);
+    expect(await registration.json()).toMatchObject({ error: { code: "invalid_input" } });
+    const ok = await http("/passkey/update-passkey", {
+      body: json({ id: "pk-hardening", name: "  Phone  " }),
+      cookie,
+    });
+    expect(ok.status).toBe(200);
+    expect(await stored()).toBe("Phone");
   });
 
   it("applies to auth.api calls from server code too", async () => {

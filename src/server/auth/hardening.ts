@@ -1,7 +1,14 @@
 import "server-only";
 import { APIError } from "better-auth/api";
 import { z } from "zod";
-import { emailField, nameField, orgNameField, orgRoleField, orgSlugField } from "@/core/auth/fields";
+import {
+  emailField,
+  nameField,
+  orgNameField,
+  orgRoleField,
+  orgSlugField,
+  passkeyNameField,
+} from "@/core/auth/fields";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { anonymousAnswer, apiError, serviceUnavailable } from "../api";
 import { isOutage } from "../health";
@@ -77,6 +84,8 @@ export const AUTH_INPUT_RULES: Record<string, z.ZodType<Record<string, unknown>>
   "/admin/update-user": z.looseObject({ data: userData }),
   "/admin/set-role": z.looseObject({ role: platformRole }),
   "/admin/ban-user": z.looseObject({ banReason: shortText.optional() }),
+  "/passkey/verify-registration": z.looseObject({ name: passkeyNameField.optional() }),
+  "/passkey/update-passkey": z.looseObject({ name: passkeyNameField }),
 };
 
 type HookContext = { path?: string; body?: unknown };

@@ -1,5 +1,6 @@
+import { parseEnvelope } from "@sentry/core";
 import { count } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
@@ -7,6 +8,12 @@ import { createTestDatabase } from "../../../tests/support/db";
 import { expectedDsn, monitoringConfig } from "./config";
 import { STORE_BATCH_ROWS, storeEvents } from "./store";
 import { countEnvelopeItems, EVENT_LIMIT_BYTES, handleTunnel, MAX_ENVELOPE_ITEMS } from "./tunnel";
+
+// The SDK's parser, watched: an envelope past the item cap must never reach it.
+vi.mock("@sentry/core", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@sentry/core")>();
+  return { ...actual, parseEnvelope: vi.fn(actual.parseEnvelope) };
+});
 
 // Issue 14: one anonymous envelope of 22,000 empty items froze the server for 38 s, and 450,000
 // items with a replay_event got past the 1 MB cap and took RSS to 3 GB. These pin the caps.
@@ -19,6 +26,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.db.delete(monitoringEvents);
+  vi.mocked(parseEnvelope).mockClear();
 });
 
 const HOST = "abacus.test:3000";
@@ -50,9 +58,44 @@ describe("item caps on /monitoring envelopes", () => {
     expect(countEnvelopeItems(Buffer.from(manyItems(450_000)))).toBe(MAX_ENVELOPE_ITEMS + 1);
   });
 
+  // The SDK's parser reads `"length":0` as "up to the next newline" and a negative length without
+  // advancing: a counter that walked such items its own way saw 2 items where the parser then
+  // parsed 450,000 (0.9 s of CPU and 110 MB for a 10 MB body, only to refuse it).
+  it.each([
+    ["a length of 0", '{"type":"event","length":0}\n{}\n'],
+    ["a negative length", '{"type":"event","length":-1}\n{}\n'],
+    ["a fractional length", '{"type":"event","length":1.5}\n{}\n'],
+    ["a header that is not an object", "[1,2]\n{}\n"],
+    ["a header without a type", '{"length":2}\n{}\n'],
+    ["a header that is not JSON", "not json\n{}\n"],
+  ])("refuses an envelope whose first item has %s, before the SDK's parser sees it", async (_what, first) => {
+    const body = Buffer.from(manyItems(22_000, first));
+    expect(countEnvelopeItems(body)).toBeUndefined();
+    const response = await handleTunnel(post(body), deps);
+    expect(response.status).toBe(400);
+    expect(parseEnvelope).not.toHaveBeenCalled();
+    expect(await stored()).toBe(0);
+  });
+
+  it("walks a non-numeric length as the parser does (a JSON payload), so the cap still applies", async () => {
+    const body = Buffer.from(manyItems(22_000, '{"type":"event","length":"2"}\n{}\n'));
+    expect(countEnvelopeItems(body)).toBe(MAX_ENVELOPE_ITEMS + 1);
+    expect((await handleTunnel(post(body), deps)).status).toBe(413);
+    expect(parseEnvelope).not.toHaveBeenCalled();
+  });
+
+  it("still parses envelopes the SDK sends (binary items with their length)", async () => {
+    const recording = "x\ny";
+    const body = `${JSON.stringify({ dsn })}\n{"type":"replay_recording","length":${recording.length}}\n${recording}\n{"type":"replay_event"}\n{"segment_id":0}\n`;
+    const response = await handleTunnel(post(body), deps);
+    expect(response.status).toBe(200);
+    expect(parseEnvelope).toHaveBeenCalledTimes(1);
+  });
+
   it("refuses an envelope with more items than the cap (413) and stores nothing", async () => {
     const response = await handleTunnel(post(manyItems(22_000)), deps);
     expect(response.status).toBe(413);
+    expect(parseEnvelope).not.toHaveBeenCalled();
     expect(await stored()).toBe(0);
   });
 

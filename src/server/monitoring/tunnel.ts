@@ -55,9 +55,14 @@ type Parsed = { header: Record<string, unknown>; items: EnvelopeItem[] };
 /**
  * Counts an envelope's items the way the SDK's parser walks them (a JSON header line, then a
  * payload of the declared `length` or up to the next newline), stopping once past `max`. Only item
- * header lines are parsed. Returns the count, at most max + 1.
+ * header lines are parsed. Returns the count, at most max + 1, or undefined when an item header is
+ * one `parse` refuses anyway: not a JSON object with a string `type`, or a `length` that is not a
+ * positive whole number. Those are refused here, before the SDK's parser runs, because its walk
+ * differs from this one for them: it reads a `length` of 0 as "up to the next newline" and a
+ * negative one without advancing, so an envelope whose first item says `"length":0` would be
+ * counted as 2 items here and then parsed as all of its 450,000.
  */
-export function countEnvelopeItems(body: Uint8Array, max = MAX_ENVELOPE_ITEMS): number {
+export function countEnvelopeItems(body: Uint8Array, max = MAX_ENVELOPE_ITEMS): number | undefined {
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const lineEnd = (from: number) => {
     const at = buffer.indexOf(10, from);
@@ -71,13 +76,22 @@ export function countEnvelopeItems(body: Uint8Array, max = MAX_ENVELOPE_ITEMS): 
     offset = headerEnd + 1;
     if (line.length === 0) continue;
     count++;
-    let length: unknown;
+    let header: unknown;
     try {
-      length = (JSON.parse(line) as { length?: unknown } | null)?.length;
+      header = JSON.parse(line);
     } catch {
-      return count; // malformed: the parser will refuse it
+      return undefined;
     }
-    offset = typeof length === "number" && length >= 0 ? offset + length + 1 : lineEnd(offset) + 1;
+    if (typeof header !== "object" || header === null || Array.isArray(header)) return undefined;
+    const { type, length } = header as { type?: unknown; length?: unknown };
+    if (typeof type !== "string") return undefined;
+    if (typeof length !== "number") {
+      offset = lineEnd(offset) + 1; // a JSON payload: up to the next newline
+    } else if (Number.isSafeInteger(length) && length > 0) {
+      offset += length + 1; // a binary payload of that many bytes, then a newline
+    } else {
+      return undefined;
+    }
   }
   return count;
 }
@@ -128,7 +142,9 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
     if (error instanceof BodyTooLarge) return text(413, "Envelope too large");
     return text(400, "Could not read the body");
   }
-  if (countEnvelopeItems(body) > MAX_ENVELOPE_ITEMS) {
+  const items = countEnvelopeItems(body);
+  if (items === undefined) return text(400, "Malformed envelope");
+  if (items > MAX_ENVELOPE_ITEMS) {
     const allowed = deps.allowStore ? await deps.allowStore("all") : true;
     if (allowed !== true) return tooManyReports(allowed);
     return text(413, "Too many items in the envelope");

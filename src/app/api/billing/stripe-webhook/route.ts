@@ -1,9 +1,9 @@
+import { apiRoute } from "@/server/api";
 import { handleStripeWebhook } from "@/server/billing/stripe-webhook";
 import { getDb } from "@/server/db/client";
 
 export const dynamic = "force-dynamic";
 
-// Authorized by the event's signature (Stripe's webhook signing secret), not by a session.
-export async function POST(request: Request) {
-  return handleStripeWebhook(getDb(), request);
-}
+// Authorized by the event's signature (Stripe's webhook signing secret), not by a session. A
+// database outage answers 503 in the API's error shape, which Stripe retries.
+export const POST = apiRoute((request: Request) => handleStripeWebhook(getDb(), request));

@@ -1,12 +1,13 @@
 import { calculateBody, convertQuery } from "@/features/calculator/api-schemas";
 import { verifyReceiptBody } from "@/features/checkout/schemas";
+import { apiRoute } from "@/server/api";
 import { appOrigin } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";
 
 export const dynamic = "force-dynamic";
 
 /** The OpenAPI 3.1 description of /api/v1, generated from the schemas the routes validate with. */
-export function GET() {
+export const GET = apiRoute(() => {
   const document = openApiDocument(
     [
       { method: "post", path: "/api/v1/calculate", summary: "Evaluate an expression exactly", quota: true, body: calculateBody },
@@ -24,4 +25,4 @@ export function GET() {
     appOrigin(),
   );
   return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
-}
+});

@@ -1,0 +1,22 @@
+import process from "node:process";
+
+/**
+ * How server.mjs listens: a failure to listen (a taken port: another instance, or anything else;
+ * a port that needs privileges) ends the process with one line naming the port and a non-zero code,
+ * so a supervisor or run-with-db.mjs sees the failure instead of a process that never serves and
+ * never exits. Any later server error ends it the same way.
+ */
+export function listenOrExit(server, { port, host }, onListening) {
+  server.on("error", (error) => {
+    if (error.code === "EADDRINUSE" || error.code === "EACCES") {
+      const why = error.code === "EADDRINUSE" ? "is already in use" : "needs privileges this process lacks";
+      console.error(
+        `Abacus could not start: port ${port} on ${host} ${why}. Stop the other server or set PORT.`,
+      );
+    } else {
+      console.error(`Abacus could not start: ${error.message}`);
+    }
+    process.exit(1);
+  });
+  server.listen(port, host, onListening);
+}
