@@ -104,6 +104,53 @@ export function apiRoute<Args extends unknown[]>(
   };
 }
 
+/** The methods a route handler file may export (Next.js's list). */
+export const HTTP_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+export type RouteHandler<Context = unknown> = (
+  request: Request,
+  context: Context,
+) => Response | Promise<Response>;
+
+/**
+ * Every method of a route file, from the handlers it implements, so that no method answers Next.js's
+ * empty 405 (nor its HTML 404): HEAD runs GET and OPTIONS answers 204 with `Allow`, as Next.js would
+ * do by itself, and every other method answers 405 `method_not_allowed` in the API's error shape
+ * with `Allow`. A route file exports them all:
+ * `export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: … });`
+ */
+export function apiMethods<Context>(
+  handlers: Partial<Record<HttpMethod, RouteHandler<Context>>>,
+): Record<HttpMethod, RouteHandler<Context>> {
+  const own = { ...handlers };
+  if (!own.HEAD && own.GET) own.HEAD = own.GET;
+  const allow = [...new Set([...HTTP_METHODS.filter((method) => own[method]), "OPTIONS"])].sort().join(", ");
+  own.OPTIONS ??= () => new Response(null, { status: 204, headers: { Allow: allow } });
+  const notAllowed = (request: Request) => {
+    const response = apiError(
+      405,
+      "method_not_allowed",
+      `This endpoint does not answer ${request.method}; it answers ${allow}.`,
+    );
+    response.headers.set("Allow", allow);
+    return response;
+  };
+  return byMethod((method) => own[method] ?? notAllowed);
+}
+
+/** Every method of `/api/[[...path]]`, which only unknown `/api/*` paths reach: 404 `not_found`. */
+export function unknownApiPath(): Record<HttpMethod, RouteHandler> {
+  const notFound = () =>
+    apiError(404, "not_found", "There is no such API endpoint; see /api/v1/openapi.json for the public API.");
+  return byMethod(() => notFound);
+}
+
+function byMethod<Handler>(pick: (method: HttpMethod) => Handler): Record<HttpMethod, Handler> {
+  const handlers = {} as Record<HttpMethod, Handler>;
+  for (const method of HTTP_METHODS) handlers[method] = pick(method);
+  return handlers;
+}
+
 /**
  * The request's JSON body, read with a byte cap before parsing. Returns the value, or a 413/400
  * response in the API's error shape.

@@ -1,9 +1,7 @@
-import { readdirSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
 // Issue 14: /api/v1/calculate parsed a 100 MB body. The edge refuses a declared Content-Length over
 // a route's cap (scripts/edge.test.ts), but a chunked body declares none: each route must count
@@ -29,7 +27,6 @@ vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined, getAll: () => [], has: () => false }),
 }));
 
-const API_DIR = path.dirname(fileURLToPath(import.meta.url));
 const BODY_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Per `${METHOD} ${route folder}`: its cap and the headers a request needs to reach the body. */
@@ -44,14 +41,6 @@ const CASES: Record<string, { path: string; cap: number; headers?: Record<string
   "POST v1/receipts/verify": { path: "/api/v1/receipts/verify", cap: BODY_CAPS.receiptVerify },
   "POST views": { path: "/api/views", cap: BODY_CAPS.pageView },
 };
-
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
 
 /** `bytes` bytes of JSON-ish text as a stream in 16 KiB chunks: no Content-Length. */
 function stream(bytes: number): ReadableStream<Uint8Array> {
@@ -71,11 +60,12 @@ const handlers = new Map<string, Handler>();
 
 beforeAll(async () => {
   vi.spyOn(console, "error").mockImplementation(() => {});
-  for (const file of routeFiles(API_DIR)) {
-    const folder = path.relative(API_DIR, path.dirname(file)).split(path.sep).join("/");
+  for (const file of routeFiles()) {
+    const folder = routeFolder(file);
     const module = (await import(file)) as Record<string, unknown>;
-    for (const method of BODY_METHODS) {
-      if (typeof module[method] === "function")
+    // The route's own methods: the others answer 405 without reading the body.
+    for (const method of await ownMethods(module, `http://localhost:3000/api/${folder}`)) {
+      if ((BODY_METHODS as readonly string[]).includes(method))
         handlers.set(`${method} ${folder}`, module[method] as Handler);
     }
   }

@@ -1,9 +1,7 @@
-import { readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
 // Issue 14: with the database down, /api/* answered 500 with an empty body. This calls every route
 // handler under src/app/api with the database refusing connections (a loopback port nobody listens
@@ -34,8 +32,6 @@ vi.mock("next/headers", async () => {
   };
 });
 
-const API_DIR = path.dirname(fileURLToPath(import.meta.url));
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const ORIGIN = "http://localhost:3000";
 
 type Case = { path: string; init?: RequestInit; params?: Record<string, unknown>; outage: boolean };
@@ -93,14 +89,6 @@ const CASES: Record<string, Case> = {
   },
 };
 
-function routeFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
 /** A loopback port with nothing listening on it: connections are refused at once. */
 async function deadPort(): Promise<number> {
   const server = createServer();
@@ -117,13 +105,13 @@ beforeAll(async () => {
   // The outage is logged (Better Auth, the health check): expected here, and not worth the noise.
   vi.spyOn(console, "error").mockImplementation(() => {});
   process.env.DATABASE_URL = `postgres://abacus:x@127.0.0.1:${await deadPort()}/abacus`;
-  for (const file of routeFiles(API_DIR)) {
-    const folder = path.relative(API_DIR, path.dirname(file)).split(path.sep).join("/");
+  for (const file of routeFiles()) {
+    const folder = routeFolder(file);
     const module = (await import(file)) as Record<string, unknown>;
-    for (const method of METHODS) {
-      if (typeof module[method] === "function") {
-        handlers.push({ key: `${method} ${folder}`, handler: module[method] as Handler });
-      }
+    // The route's own methods (the others answer 405 or 404 without the database:
+    // routes-methods.test.ts).
+    for (const method of await ownMethods(module, `${ORIGIN}/api/${folder}`)) {
+      handlers.push({ key: `${method} ${folder}`, handler: module[method] as Handler });
     }
   }
 }, 60_000);

@@ -1,8 +1,9 @@
+import { apiMethods } from "@/server/api";
 import { checkHealth } from "@/server/health";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
+async function answerHealth() {
   const health = await checkHealth();
   // A 503 keeps the API's error shape next to the health fields.
   const body =
@@ -14,3 +15,5 @@ export async function GET() {
     headers: { "Cache-Control": "no-store" },
   });
 }
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: answerHealth });

@@ -1,6 +1,6 @@
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { PAGE_VIEWS_PER_CLIENT, recordPageView } from "@/server/analytics/page-views";
-import { apiError, apiRoute } from "@/server/api";
+import { apiError, apiMethods, apiRoute } from "@/server/api";
 import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 const MAX_BODY = BODY_CAPS.pageView;
 
-export const POST = apiRoute(async (request: Request) => {
+const handle = apiRoute(async (request: Request) => {
   // Only this site's pages send beacons; browsers mark cross-site requests.
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin")
@@ -31,3 +31,5 @@ export const POST = apiRoute(async (request: Request) => {
   if (result === "limited") return apiError(429, "rate_limited", "Too many page views from this client.");
   return new Response(null, { status: 204 });
 });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ POST: handle });

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/server/api";
+import { apiMethods, apiRoute } from "@/server/api";
 import { handleAuthHttp } from "@/server/auth/hardening";
 import { authHttpHandler } from "@/server/auth/http";
 
@@ -9,4 +9,4 @@ export const dynamic = "force-dynamic";
 // is built once per process (server/auth/http.ts), not once per request.
 const handle = apiRoute(async (request: Request) => handleAuthHttp(request, await authHttpHandler()));
 
-export { handle as GET, handle as POST };
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: handle, POST: handle });

@@ -1,4 +1,4 @@
-import { apiRoute } from "@/server/api";
+import { apiMethods, apiRoute } from "@/server/api";
 import { handleStripeWebhook } from "@/server/billing/stripe-webhook";
 import { getDb } from "@/server/db/client";
 
@@ -6,4 +6,6 @@ export const dynamic = "force-dynamic";
 
 // Authorized by the event's signature (Stripe's webhook signing secret), not by a session. A
 // database outage answers 503 in the API's error shape, which Stripe retries.
-export const POST = apiRoute((request: Request) => handleStripeWebhook(getDb(), request));
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({
+  POST: apiRoute((request: Request) => handleStripeWebhook(getDb(), request)),
+});

@@ -1,4 +1,4 @@
-import { anonymousAnswer, apiRoute } from "@/server/api";
+import { anonymousAnswer, apiMethods, apiRoute } from "@/server/api";
 import { getEnv } from "@/server/env";
 import { getMonitoringConfig } from "@/server/monitoring";
 import { clientMonitoringConfig } from "@/server/monitoring/config";
@@ -7,7 +7,7 @@ import { clientMonitoringConfig } from "@/server/monitoring/config";
 // static and a new SENTRY_DSN needs no rebuild. The DSN is public by design (Sentry's "public key").
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute((request: Request) => {
+const handle = apiRoute((request: Request) => {
   const url = new URL(request.url);
   const host = request.headers.get("host") ?? url.host;
   const body = clientMonitoringConfig(getMonitoringConfig(), getEnv(), host, url.protocol.replace(":", ""));
@@ -18,3 +18,5 @@ export const GET = apiRoute((request: Request) => {
     Response.json(body, { headers: { "cache-control": "private, max-age=300" } }),
   );
 });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: handle });

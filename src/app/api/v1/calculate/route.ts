@@ -1,13 +1,21 @@
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";
-import { apiCallerError, apiJson, apiRoute, guardApi, readJsonBody, withCallerHeaders } from "@/server/api";
+import {
+  apiCallerError,
+  apiJson,
+  apiMethods,
+  apiRoute,
+  guardApi,
+  readJsonBody,
+  withCallerHeaders,
+} from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute(async (request: Request) => {
+const handle = apiRoute(async (request: Request) => {
   const gate = await guardApi(request);
   if ("response" in gate) return gate.response;
   const { caller } = gate;
@@ -34,3 +42,5 @@ export const POST = apiRoute(async (request: Request) => {
   }
   return apiJson(outcome.body, caller);
 });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ POST: handle });

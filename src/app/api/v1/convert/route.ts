@@ -1,12 +1,12 @@
 import { convertAmount } from "@/features/calculator/api";
 import { convertQuery } from "@/features/calculator/api-schemas";
-import { apiCallerError, apiJson, apiRoute, guardApi } from "@/server/api";
+import { apiCallerError, apiJson, apiMethods, apiRoute, guardApi } from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async (request: Request) => {
+const handle = apiRoute(async (request: Request) => {
   const gate = await guardApi(request);
   if ("response" in gate) return gate.response;
   const { caller } = gate;
@@ -24,3 +24,5 @@ export const GET = apiRoute(async (request: Request) => {
   if (!outcome.ok) return apiCallerError(caller, 400, outcome.code, outcome.message);
   return apiJson(outcome.body, caller);
 });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: handle });

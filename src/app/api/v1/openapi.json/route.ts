@@ -1,13 +1,13 @@
 import { calculateBody, convertQuery } from "@/features/calculator/api-schemas";
 import { verifyReceiptBody } from "@/features/checkout/schemas";
-import { apiRoute } from "@/server/api";
+import {apiMethods, apiRoute} from "@/server/api";
 import { appOrigin } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";
 
 export const dynamic = "force-dynamic";
 
 /** The OpenAPI 3.1 description of /api/v1, generated from the schemas the routes validate with. */
-export const GET = apiRoute(() => {
+const handle = apiRoute(() => {
   const document = openApiDocument(
     [
       { method: "post", path: "/api/v1/calculate", summary: "Evaluate an expression exactly", quota: true, body: calculateBody },
@@ -26,3 +26,5 @@ export const GET = apiRoute(() => {
   );
   return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
 });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: handle });

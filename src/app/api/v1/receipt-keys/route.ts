@@ -1,7 +1,9 @@
 import { receiptKeysResponse } from "@/features/checkout/api";
-import { apiRoute } from "@/server/api";
+import { apiMethods, apiRoute } from "@/server/api";
 
 export const dynamic = "force-dynamic";
 
 // Public: the receipt keys are published so that anyone can verify a receipt (per-client limited).
-export const GET = apiRoute((request: Request) => receiptKeysResponse(request));
+const handle = apiRoute((request: Request) => receiptKeysResponse(request));
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ GET: handle });

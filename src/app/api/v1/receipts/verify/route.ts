@@ -1,7 +1,9 @@
 import { verifyReceiptResponse } from "@/features/checkout/api";
-import { apiRoute } from "@/server/api";
+import { apiMethods, apiRoute } from "@/server/api";
 
 export const dynamic = "force-dynamic";
 
 // Public: anyone holding a receipt may check it (per-client limited, body capped).
-export const POST = apiRoute((request: Request) => verifyReceiptResponse(request));
+const handle = apiRoute((request: Request) => verifyReceiptResponse(request));
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = apiMethods({ POST: handle });
