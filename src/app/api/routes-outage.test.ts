@@ -1,6 +1,9 @@
 import { createServer } from "node:net";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { dsnToString, tunnelUrl } from "@/core/monitoring/dsn";
+import { expectedDsn } from "@/server/monitoring/config";
+import { MAX_ENVELOPE_ITEMS } from "@/server/monitoring/tunnel";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
 // Issue 14: with the database down, /api/* answered 500 with an empty body. This calls every route
@@ -139,6 +142,31 @@ describe("every /api/* route with the database down", () => {
         error: { code: expect.any(String), message: expect.any(String) },
       });
     }
+  });
+});
+
+// The browser SDK's tunnel is no /api route and answers in plain text, but it too must answer,
+// not throw: its per-client count needs the database, also for an envelope past the item cap
+// (charged as the client's whole allowance), which once threw Next.js's empty 500 here.
+describe("the /monitoring tunnel with the database down", () => {
+  it.each([
+    ["an envelope of events", 3],
+    ["an envelope past the item cap", MAX_ENVELOPE_ITEMS + 1],
+  ])("answers %s 503 in the tunnel's plain-text shape", async (_what, items) => {
+    const { POST } = await import("@/app/monitoring/route");
+    const { getMonitoringConfig } = await import("@/server/monitoring");
+    const config = getMonitoringConfig();
+    const dsn = dsnToString(expectedDsn(config, new URL(ORIGIN).host, "http"));
+    const item = `${JSON.stringify({ type: "event" })}\n${JSON.stringify({ message: "outage" })}\n`;
+    const request = new Request(new URL(tunnelUrl(config.query), ORIGIN), {
+      method: "POST",
+      body: `${JSON.stringify({ dsn })}\n${item.repeat(items)}`,
+    });
+    const response = await POST(request);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(response.headers.get("retry-after")).toBeTruthy();
+    expect(await response.text()).not.toBe("");
   });
 });
 

@@ -103,7 +103,7 @@ describe("item caps on /monitoring envelopes", () => {
     const charged: (number | "all")[] = [];
     const first = await handleTunnel(post(manyItems(22_000)), {
       ...deps,
-      allowStore: async (rows) => {
+      allowReports: async (rows) => {
         charged.push(rows);
         return true;
       },
@@ -112,7 +112,7 @@ describe("item caps on /monitoring envelopes", () => {
     // Spent: the limit's refusal comes back with its Retry-After and the hold the edge may repeat.
     const again = await handleTunnel(post(manyItems(22_000)), {
       ...deps,
-      allowStore: async (rows) => {
+      allowReports: async (rows) => {
         charged.push(rows);
         return { retryAfterSeconds: 590, holdsForMs: 9000 };
       },
@@ -128,7 +128,7 @@ describe("item caps on /monitoring envelopes", () => {
     const seen: (number | "all")[] = [];
     const response = await handleTunnel(post(manyItems(MAX_ENVELOPE_ITEMS)), {
       ...deps,
-      allowStore: async (rows) => {
+      allowReports: async (rows) => {
         seen.push(rows);
         return true;
       },
@@ -155,23 +155,59 @@ describe("item caps on /monitoring envelopes", () => {
     expect(await stored()).toBeLessThanOrEqual(2);
   });
 
-  it("answers 503 with one short log line when storing fails", async () => {
+  it("answers 500 with one short log line when storing fails, 503 when the database is down", async () => {
     const lines: string[] = [];
-    const broken = {
+    const failing = (error: Error) => ({
       config: local,
       db: {
         insert() {
-          throw new Error(`insert failed: ${"params ".repeat(500_000)}`);
+          throw error;
         },
       } as unknown as typeof t.db,
       logError: (line: string) => lines.push(line),
-    };
-    const response = await handleTunnel(post(manyItems(3)), broken);
-    expect(response.status).toBe(503);
+    });
+    const broken = await handleTunnel(
+      post(manyItems(3)),
+      failing(new Error(`insert failed: ${"params ".repeat(500_000)}`)),
+    );
+    expect(broken.status).toBe(500);
+    expect(await broken.text()).toBe("Could not take the report");
     expect(lines).toHaveLength(1);
     expect(lines[0]?.length).toBeLessThan(400);
+    const down = await handleTunnel(post(manyItems(3)), failing(outage()));
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("60");
+    expect(lines).toHaveLength(2);
+  });
+
+  // The charge for an envelope past the cap ran outside the error handling: with the database down
+  // the route threw, and Next.js answered an empty 500.
+  it.each([
+    ["past the item cap", () => manyItems(22_000)],
+    ["of stored events", () => manyItems(3)],
+  ])("answers 503 when the client's limit cannot be counted, for an envelope %s", async (_what, body) => {
+    const lines: string[] = [];
+    const response = await handleTunnel(post(body()), {
+      ...deps,
+      allowReports: async () => {
+        throw outage();
+      },
+      logError: (line: string) => lines.push(line),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(await response.text()).toBe("Reports cannot be taken right now");
+    expect(lines).toHaveLength(1);
+    expect(await stored()).toBe(0);
   });
 });
+
+/** What the driver throws when PostgreSQL refuses connections, wrapped as Drizzle does. */
+function outage() {
+  return new Error("Failed query: select pg_advisory_xact_lock($1)", {
+    cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+  });
+}
 
 describe("storeEvents", () => {
   it("inserts more rows than one statement's 65,535 parameters allow, batch by batch", async () => {

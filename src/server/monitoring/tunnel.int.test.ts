@@ -3,12 +3,21 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { count, desc } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
+import { forgetRefusals } from "@/server/rate-limit";
 import { createTestDatabase } from "../../../tests/support/db";
 import { expectedDsn, monitoringConfig } from "./config";
 import { storeEvents } from "./store";
-import { EVENT_LIMIT_BYTES, handleTunnel, REPLAY_LIMIT_BYTES } from "./tunnel";
+import {
+  EVENT_LIMIT_BYTES,
+  handleTunnel,
+  limitReportsPerClient,
+  MAX_ENVELOPE_ITEMS,
+  REPLAY_LIMIT_BYTES,
+  REPORTS_PER_CLIENT,
+} from "./tunnel";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -180,7 +189,7 @@ describe("the /monitoring tunnel without SENTRY_DSN (local store)", () => {
   });
 
   it("answers 429 and stores nothing when the client is over its limit", async () => {
-    const response = await handleTunnel(post(errorEnvelope()), { ...deps, allowStore: async () => false });
+    const response = await handleTunnel(post(errorEnvelope()), { ...deps, allowReports: async () => false });
     expect(response.status).toBe(429);
     expect(await stored()).toBe(0);
   });
@@ -271,6 +280,78 @@ describe("the /monitoring tunnel with SENTRY_DSN (forward)", () => {
     );
     expect((await handleTunnel(post(errorEnvelope(), "o=4505&p=4506&r=us"), other)).status).toBe(403);
     expect(received).toHaveLength(0);
+  });
+
+  const QUERY = "o=4505&p=4506&r=us";
+
+  it("charges the client's limit before forwarding: every item, a replay recording aside", async () => {
+    const charged: (number | "all")[] = [];
+    const counting = {
+      config,
+      db: t.db,
+      ingestOrigin: origin,
+      allowReports: async (reports: number | "all") => {
+        charged.push(reports);
+        return true;
+      },
+    };
+    const replay = envelope({ dsn: SENTRY_DSN }, [
+      [{ type: "replay_event" }, { type: "replay_event", segment_id: 3 }],
+      [{ type: "replay_recording" }, Buffer.from('{"segment_id":3}\nabc')],
+    ]);
+    const session = envelope({ dsn: SENTRY_DSN }, [
+      [{ type: "session" }, { sid: "s", status: "ok" }],
+      [{ type: "client_report" }, { discarded_events: [] }],
+    ]);
+    for (const body of [errorEnvelope(SENTRY_DSN), replay, session]) {
+      expect((await handleTunnel(post(body, QUERY), counting)).status).toBe(200);
+    }
+    expect(charged).toEqual([1, 1, 2]);
+    expect(received).toHaveLength(3);
+  });
+
+  it("forwards nothing past the client's limit, and repeats the refusal without asking the database", async () => {
+    forgetRefusals();
+    const subject = async () => "forwarding-client";
+    const limited = {
+      config,
+      db: t.db,
+      ingestOrigin: origin,
+      allowReports: limitReportsPerClient(t.db, subject),
+    };
+    const events = (count: number) =>
+      envelope(
+        { dsn: SENTRY_DSN },
+        Array.from({ length: count }, (): Item => [{ type: "event" }, errorEvent]),
+      );
+    // Fill the window: envelopes at the item cap, then the rest.
+    let left = REPORTS_PER_CLIENT.limit;
+    let forwarded = 0;
+    while (left > 0) {
+      const count = Math.min(left, MAX_ENVELOPE_ITEMS);
+      expect((await handleTunnel(post(events(count), QUERY), limited)).status).toBe(200);
+      left -= count;
+      forwarded++;
+    }
+    const refused = await handleTunnel(post(errorEnvelope(SENTRY_DSN), QUERY), limited);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
+    // Known to be over its limit: refused from memory, the database is not asked.
+    const unasked = {
+      ...limited,
+      allowReports: limitReportsPerClient(
+        {
+          transaction() {
+            throw new Error("the database was asked");
+          },
+        } as unknown as typeof t.db,
+        subject,
+      ),
+    };
+    expect((await handleTunnel(post(errorEnvelope(SENTRY_DSN), QUERY), unasked)).status).toBe(429);
+    expect(received).toHaveLength(forwarded);
+    forgetRefusals();
   });
 
   it("answers 504 when Sentry does not answer in time", async () => {

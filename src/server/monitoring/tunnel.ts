@@ -3,6 +3,8 @@ import { parseEnvelope } from "@sentry/core";
 import { BODY_CAPS, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { ingestUrl, parseDsn, sameDsn } from "@/core/monitoring/dsn";
 import type { Db } from "../db/client";
+import { isDatabaseUnavailable, shortErrorLine } from "../db/errors";
+import { limitRequest } from "../rate-limit";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
 import { expectedDsn, type MonitoringConfig } from "./config";
 import { type EnvelopeItem, type StoreOptions, storeEvents, summarizeEnvelope } from "./store";
@@ -17,6 +19,12 @@ export const REPLAY_LIMIT_BYTES = BODY_CAPS.monitoringReplay;
 export const MAX_ENVELOPE_ITEMS = 100;
 const REPLAY_ITEM_TYPES = new Set(["replay_event", "replay_recording"]);
 const FORWARD_TIMEOUT_MS = 10_000;
+/**
+ * Reports one client may send per window, stored or forwarded alike. Stored, every row counts;
+ * forwarded, every item (see `forwardedReports`); an envelope past MAX_ENVELOPE_ITEMS, the whole
+ * window's allowance.
+ */
+export const REPORTS_PER_CLIENT = { bucket: "monitoring", limit: 300, windowSeconds: 600 };
 
 export type TunnelDeps = {
   config: MonitoringConfig;
@@ -26,22 +34,39 @@ export type TunnelDeps = {
   timeoutMs?: number;
   store?: StoreOptions;
   /**
-   * Called before anything is stored with the number of rows about to be stored, e.g. a per-client
-   * rate limit that counts every item; false (or the limit's refusal, whose Retry-After and edge
-   * hold are passed on) answers 429. An envelope past MAX_ENVELOPE_ITEMS is charged as `"all"`: no
-   * SDK sends one, so it uses up the client's allowance for the window.
+   * Called before anything is stored or forwarded with the number of reports it makes (rows to
+   * store, or `forwardedReports`), e.g. the per-client limit (`limitReportsPerClient`); false (or
+   * the limit's refusal, whose Retry-After and edge hold are passed on) answers 429. An envelope
+   * past MAX_ENVELOPE_ITEMS is charged as `"all"`: no SDK sends one, so it uses up the client's
+   * allowance for the window. If it throws (the database is down), the answer is a 503.
    */
-  allowStore?: (rows: number | "all") => Promise<boolean | StoreRefusal>;
-  /** Where a failure to store is reported (one short line); console.error by default. */
+  allowReports?: (reports: number | "all") => Promise<boolean | ReportsRefusal>;
+  /** Where a failure is reported (one short line); console.error by default. */
   logError?: (message: string) => void;
 };
+
+/**
+ * The per-client limit (REPORTS_PER_CLIENT) in PostgreSQL, as `allowReports` for the client
+ * `subject` names. A client this instance already saw refused is refused from memory until its
+ * window moves, without a query (`limitRequest`), and the edge repeats that 429 by itself.
+ */
+export function limitReportsPerClient(
+  db: Db,
+  subject: () => Promise<string>,
+): NonNullable<TunnelDeps["allowReports"]> {
+  return async (reports) => {
+    const cost = reports === "all" ? REPORTS_PER_CLIENT.limit : reports;
+    const decision = await limitRequest(db, REPORTS_PER_CLIENT, await subject(), cost);
+    return decision.allowed || decision;
+  };
+}
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 
-export type StoreRefusal = { retryAfterSeconds: number; holdsForMs: number };
+export type ReportsRefusal = { retryAfterSeconds: number; holdsForMs: number };
 
-function tooManyReports(refusal: false | StoreRefusal): Response {
+function tooManyReports(refusal: false | ReportsRefusal): Response {
   if (refusal === false) return text(429, "Too many reports", { "retry-after": "60" });
   return text(429, "Too many reports", {
     "retry-after": String(refusal.retryAfterSeconds),
@@ -120,13 +145,37 @@ function parse(body: Uint8Array): Parsed | undefined {
 }
 
 /**
+ * What forwarding an envelope charges against the client's limit: each of its items, except a
+ * replay segment's recording (the segment counts once, as its replay_event), and at least 1, as
+ * every envelope costs a request to Sentry.
+ */
+export function forwardedReports(items: EnvelopeItem[]): number {
+  return Math.max(1, items.filter(([header]) => header.type !== "replay_recording").length);
+}
+
+/**
  * The `/monitoring` tunnel. Accepts a POSTed envelope only for the configured project: its query
  * (`o`, `p`, `r`) and the envelope header's DSN must both match, so it is not an open relay. Bodies
  * are capped at 1 MB, or 10 MB for envelopes carrying a replay. Then, with SENTRY_DSN, the exact bytes
- * go to that DSN's ingest URL and Sentry's status comes back; without, the events are stored.
+ * go to that DSN's ingest URL and Sentry's status comes back; without, the events are stored. Either
+ * way the client's reports are counted first (`allowReports`). Every failure answers in the
+ * tunnel's plain-text shape: 503 while the database is unavailable, else 500, logged in one line.
  */
 export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<Response> {
   if (request.method !== "POST") return text(405, "Method not allowed", { allow: "POST" });
+  try {
+    return await tunnel(request, deps);
+  } catch (error) {
+    // One short line: a failing query's text can be megabytes (it carries the parameters), and
+    // Next.js's error logger spends seconds of CPU on big messages.
+    (deps.logError ?? console.error)(`monitoring: could not take the report: ${shortErrorLine(error, 200)}`);
+    return isDatabaseUnavailable(error)
+      ? text(503, "Reports cannot be taken right now", { "retry-after": "60" })
+      : text(500, "Could not take the report");
+  }
+}
+
+async function tunnel(request: Request, deps: TunnelDeps): Promise<Response> {
   const url = new URL(request.url);
   const { query } = deps.config;
   const o = url.searchParams.get("o");
@@ -142,13 +191,13 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
     if (error instanceof BodyTooLarge) return text(413, "Envelope too large");
     return text(400, "Could not read the body");
   }
+  const charge = async (reports: number | "all") => {
+    const allowed = deps.allowReports ? await deps.allowReports(reports) : true;
+    return allowed === true ? undefined : tooManyReports(allowed);
+  };
   const items = countEnvelopeItems(body);
   if (items === undefined) return text(400, "Malformed envelope");
-  if (items > MAX_ENVELOPE_ITEMS) {
-    const allowed = deps.allowStore ? await deps.allowStore("all") : true;
-    if (allowed !== true) return tooManyReports(allowed);
-    return text(413, "Too many items in the envelope");
-  }
+  if (items > MAX_ENVELOPE_ITEMS) return (await charge("all")) ?? text(413, "Too many items in the envelope");
   const parsed = parse(body);
   if (!parsed) return text(400, "Malformed envelope");
   // The 10 MB allowance is for replay envelopes only: every item a replay item, as the SDK sends.
@@ -161,23 +210,14 @@ export async function handleTunnel(request: Request, deps: TunnelDeps): Promise<
   const host = request.headers.get("host") ?? url.host;
   if (!sameDsn(dsn, expectedDsn(deps.config, host))) return text(403, "Unknown DSN");
 
-  if (deps.config.mode === "sentry") return forward(body, deps);
-
+  if (deps.config.mode === "sentry") {
+    return (await charge(forwardedReports(parsed.items))) ?? forward(body, deps);
+  }
   const rows = summarizeEnvelope(parsed.header, parsed.items);
   if (rows.length > 0) {
-    try {
-      const allowed = deps.allowStore ? await deps.allowStore(rows.length) : true;
-      if (allowed !== true) return tooManyReports(allowed);
-      await storeEvents(deps.db, rows, deps.store);
-    } catch (error) {
-      // One short line: a failing query's text can be megabytes (it carries the parameters), and
-      // Next.js's error logger spends seconds of CPU on big messages.
-      const message = error instanceof Error ? error.message : String(error);
-      (deps.logError ?? console.error)(
-        `monitoring: could not store ${rows.length} event(s): ${message.replace(/\s+/g, " ").slice(0, 200)}`,
-      );
-      return text(503, "Could not store the report", { "retry-after": "60" });
-    }
+    const refused = await charge(rows.length);
+    if (refused) return refused;
+    await storeEvents(deps.db, rows, deps.store);
   }
   return new Response(null, { status: 200 });
 }
