@@ -55,6 +55,34 @@ const envelope = (items) =>
   );
 const json = (value) => Buffer.from(JSON.stringify(value));
 const jsonHeaders = { "content-type": "application/json", origin };
+// A receipt for one of the published keys with a signature of the right size that does not match:
+// the most a verification costs (parse, canonicalize, one Ed25519 verify), answered `bad_signature`.
+const keys = await (await fetch(`${origin}/api/v1/receipt-keys`)).json().catch(() => ({}));
+const receipt = {
+  type: "abacus.receipt",
+  version: 1,
+  kid: keys.keys?.[0]?.kid ?? "no-published-key",
+  issuer: "Abacus",
+  receiptNumber: "AB-2026-000001",
+  orderId: "00000000-0000-4000-8000-000000000000",
+  issuedAt: "2026-01-01T00:00:00.000Z",
+  paidAt: "2026-01-01T00:00:00.000Z",
+  organization: { id: "org_flood", name: "Flood Ltd" },
+  billing: { name: "Flood Ltd", country: "DE", vatId: null },
+  plan: "pro",
+  interval: "month",
+  period: { start: "2026-01-01", end: "2026-02-01" },
+  currency: "EUR",
+  net: "10.00",
+  tax: "1.90",
+  total: "11.90",
+  taxRate: "19",
+  taxTreatment: "standard",
+  basePrice: { currency: "USD", amount: "12.00" },
+  fx: { rate: "0.9200", date: "2026-01-01" },
+  payment: { provider: "stripe", reference: "pi_flood", brand: "visa", last4: "4242" },
+};
+const signature = Buffer.alloc(64, 7).toString("base64");
 
 const targets = [
   // No flood: /api/health alone, the baseline for the lines below on this machine right now.
@@ -70,6 +98,13 @@ const targets = [
     method: "POST",
     path: "/api/v1/calculate",
     body: json({ expression: "1", pad: "p".repeat(1024 * 1024) }),
+  },
+  { name: "receipt-keys", method: "GET", path: "/api/v1/receipt-keys" },
+  {
+    name: "receipt-verify",
+    method: "POST",
+    path: "/api/v1/receipts/verify",
+    body: json({ receipt, signature }),
   },
   { name: "monitoring-config", method: "GET", path: "/api/monitoring/config" },
   { name: "monitoring", method: "POST", path: config.tunnel, body: envelope(1) },
