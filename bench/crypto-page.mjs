@@ -183,3 +183,5 @@ console.log("| Tool | Scripts | gzip |");
 console.log("|---|---:|---:|");
 for (const [label, n, bytes] of chunkRows)
   console.log(`| ${label} | ${n} | ${(bytes / 1024).toFixed(1)} KiB |`);
+// The server child keeps the event loop alive: end here (the exit handler stops it).
+process.exit(0);
