@@ -656,15 +656,7 @@ async function createCertificate(a: {
 }
 
 async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
-  const blocks = (text: string, field: string) =>
-    at(field, () => {
-      const all = c.parsePemAll(text);
-      const certs = all.filter((b) => /CERTIFICATE$/.test(b.label) && !/REQUEST/.test(b.label));
-      if (text.trim() && certs.length === 0) {
-        throw new c.CryptoInputError("MALFORMED_PEM", "No -----BEGIN CERTIFICATE----- block found");
-      }
-      return certs.map((b) => b.der);
-    });
+  const blocks = (text: string, field: string) => at(field, () => c.certificatesFromPem(text));
   const chain = await blocks(a.chain, "chain");
   if (chain.length === 0)
     throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");
