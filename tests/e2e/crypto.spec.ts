@@ -4,6 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import { blake3 } from "@noble/hashes/blake3.js";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
 // The Crypto mode of /calculator, used as a person would: fill, click, read. Reference values are
@@ -543,6 +544,9 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     encPassword: "zqx-enc-pass-3391",
     hkdf: "7a71782d686b64662d31",
     certCn: "zqx-cert-cn-2280.example",
+    blake3: "zqx-blake3-input-7093",
+    message448: "zqx-ed448-message-6157",
+    chainCn: "zqx-chain-cn-4460.example",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -565,6 +569,11 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByLabel("Input", { exact: true }).fill(secrets.hash);
   await t.getByRole("button", { name: "Hash", exact: true }).click();
   await expect(result(t, "Digest")).toHaveText(createHash("sha256").update(secrets.hash).digest("hex"));
+  await t.getByLabel("Input", { exact: true }).fill(secrets.blake3);
+  await t.getByLabel("Algorithm").selectOption("BLAKE3");
+  await t.getByRole("button", { name: "Hash", exact: true }).click();
+  const blake3Digest = Buffer.from(blake3(new TextEncoder().encode(secrets.blake3))).toString("hex");
+  await expect(result(t, "Digest")).toHaveText(blake3Digest);
 
   t = await open("HMAC", "hmac");
   await t.getByLabel("Input as").first().selectOption("utf8");
@@ -595,6 +604,22 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await form.getByRole("button", { name: "Sign", exact: true }).click();
   await expect(form.getByText("Ed25519 (pure)")).toBeVisible();
   const signature = (await result(t, "Signature").textContent()) ?? "";
+
+  t = await open("Key generation", "keys");
+  await t.getByLabel("Algorithm").selectOption("Ed448");
+  await t.getByLabel("Passphrase (optional)").fill("");
+  await t.getByRole("button", { name: "Generate key pair" }).click();
+  await expect(result(t, "Private key (PEM)")).toContainText("-----END", { timeout: 15_000 });
+  const ed448Pem = (await result(t, "Private key (PEM)").textContent()) ?? "";
+  t = await open("Sign and verify", "sign");
+  const form448 = t.getByRole("form", { name: "Sign" });
+  await form448.getByLabel("Private key", { exact: true }).fill(ed448Pem);
+  await form448.getByLabel("Passphrase (if the key is encrypted)").fill("");
+  await form448.getByLabel("Message", { exact: true }).fill(secrets.message448);
+  await form448.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(form448.getByText("Ed448 (pure)")).toBeVisible();
+  const signature448 = (await result(t, "Signature").textContent()) ?? "";
+  expect(Buffer.from(signature448, "base64")).toHaveLength(114);
 
   t = await open("PEM/ASN.1 inspector", "inspect");
   await t.getByLabel("PEM, base64 or hex DER").fill(`04 0e ${secrets.inspect}`);
@@ -628,11 +653,24 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByLabel("Subject").fill(`/CN=${secrets.certCn}`);
   await t.getByRole("button", { name: "Create", exact: true }).click();
   await expect(result(t, "Certificate request (PEM)")).toContainText("-----END CERTIFICATE REQUEST-----");
+  await t.getByLabel("Make").selectOption("self-signed");
+  await t.getByLabel("Subject").fill(`/CN=${secrets.chainCn}`);
+  await t.getByRole("button", { name: "Create", exact: true }).click();
+  await expect(result(t, "Certificate (PEM)")).toContainText("-----END CERTIFICATE-----");
+  const certPem = (await result(t, "Certificate (PEM)").textContent()) ?? "";
+  await t.getByLabel("Certificates, leaf first").fill(certPem);
+  await t.getByRole("button", { name: "Verify chain" }).click();
+  await expect(t.getByText("✓ The chain verifies")).toBeVisible();
+  await expect(result(t, "Chain verification")).toContainText(`CN=${secrets.chainCn}`);
 
   const needles = [
     ...Object.values(secrets),
     privatePem.split("\n")[1] ?? "",
+    ed448Pem.split("\n")[1] ?? "",
+    certPem.split("\n")[2] ?? "",
     signature,
+    signature448,
+    blake3Digest,
     ciphertext,
     okm,
     plainKey,
@@ -687,6 +725,58 @@ test("the Decimal mode does not load the crypto workbench chunk", async ({ brows
       expect(body.includes("Wrong passphrase"), p).toBe(false);
     }
   }
+});
+
+test("each tool added later is its own chunk: the hash tool loads none of their code", async ({
+  browser,
+}) => {
+  // Strings only each tool's own module has (its UI text), found in the scripts the page fetched.
+  const markers = {
+    encrypt: "openssl enc has no AEAD ciphers",
+    hkdf: "use PBKDF2 for those",
+    convert: "or its public key alone",
+    certs: "Verify a certificate chain",
+  } as const;
+  const scriptsOf = async (tool: string, run: (page: Page) => Promise<void>) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = new Map<string, string>();
+    page.on("response", async (r) => {
+      if (r.request().resourceType() === "script" || r.url().endsWith(".js")) {
+        scripts.set(new URL(r.url()).pathname, await r.text().catch(() => ""));
+      }
+    });
+    await openTool(page, tool);
+    await run(page);
+    await page.waitForLoadState("networkidle");
+    await context.close();
+    return scripts;
+  };
+  const has = (scripts: Map<string, string>, marker: string) =>
+    [...scripts].filter(([, body]) => body.includes(marker)).map(([p]) => p);
+
+  const hash = await scriptsOf("hash", async (page) => {
+    // Run a hash so the worker and everything it imports load too.
+    await page.getByLabel("Input", { exact: true }).fill("abc");
+    await page.getByRole("button", { name: "Hash", exact: true }).click();
+    await expect(result(page, "Digest")).toHaveText(/^ba7816bf/);
+  });
+  const encrypt = await scriptsOf("encrypt", async (page) => {
+    const tool = page.locator('[data-tool="encrypt"]');
+    await tool.getByLabel("Plaintext", { exact: true }).fill("abc");
+    await tool.getByLabel("Password", { exact: true }).fill("pw");
+    await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
+    await expect(result(tool, "Encrypted output")).toHaveText(/^U2FsdGVkX1/);
+  });
+
+  // The marker is where it should be (so its absence below means something) ...
+  const encryptChunks = has(encrypt, markers.encrypt);
+  expect(encryptChunks.length).toBeGreaterThan(0);
+  // ... in a chunk the hash tool never fetched, and no script the hash tool fetched holds any new tool.
+  for (const p of encryptChunks) expect(hash.has(p), p).toBe(false);
+  for (const [tool, marker] of Object.entries(markers)) expect(has(hash, marker), tool).toEqual([]);
+  // The chunks the two pages fetched differ by the encrypt tool's own.
+  expect([...encrypt.keys()].filter((p) => !hash.has(p)).length).toBeGreaterThan(0);
 });
 
 for (const scheme of ["light", "dark"] as const) {
@@ -832,6 +922,59 @@ test("binary files: an OpenSSL .bin decrypts from a file, a .sig downloads that 
   await expect(verify.getByText(/It is a valid RSA-PSS signature with SHA-256/)).toBeVisible();
 });
 
+test("downloads: RSA's ciphertext.bin and symmetric encryption's encrypted.bin decrypt with openssl", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const keyFile = path.join(tmp, "rsa-dl.pem");
+  openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", keyFile]);
+  await openTool(page, "rsa");
+  const enc = page.getByRole("form", { name: "Encrypt" });
+  await enc
+    .getByLabel("Public key", { exact: true })
+    .fill(openssl(["pkey", "-in", keyFile, "-pubout"]).toString());
+  await enc.getByLabel("Message", { exact: true }).fill("downloaded as a .bin");
+  await enc.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(enc.getByText("This key and padding take messages of up to 190 bytes.")).toBeVisible();
+  let download = page.waitForEvent("download");
+  await enc.getByRole("button", { name: "Download ciphertext as ciphertext.bin" }).click();
+  const rsaBin = path.join(tmp, "ciphertext.bin");
+  await (await download).saveAs(rsaBin);
+  expect(readFileSync(rsaBin)).toHaveLength(256);
+  expect(
+    openssl([
+      "pkeyutl",
+      "-decrypt",
+      "-inkey",
+      keyFile,
+      "-pkeyopt",
+      "rsa_padding_mode:oaep",
+      "-pkeyopt",
+      "rsa_oaep_md:sha256",
+      "-pkeyopt",
+      "rsa_mgf1_md:sha256",
+      "-in",
+      rsaBin,
+    ]).toString(),
+  ).toBe("downloaded as a .bin");
+
+  await openTool(page, "encrypt");
+  const tool = page.locator('[data-tool="encrypt"]');
+  await tool.getByLabel("Plaintext", { exact: true }).fill("saved as encrypted.bin ✓");
+  await tool.getByLabel("Password", { exact: true }).fill("dl pass");
+  await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(result(tool, "Encrypted output")).toHaveText(/^U2FsdGVkX1/);
+  download = page.waitForEvent("download");
+  await tool.getByRole("button", { name: "Download encrypted output as encrypted.bin" }).click();
+  const encBin = path.join(tmp, "encrypted.bin");
+  await (await download).saveAs(encBin);
+  // The file holds the bytes (Salted__, salt, ciphertext), not the base64 shown.
+  expect(readFileSync(encBin).subarray(0, 8).toString("latin1")).toBe("Salted__");
+  expect(
+    openssl(["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:dl pass", "-in", encBin]).toString(),
+  ).toBe("saved as encrypted.bin ✓");
+});
+
 test("inspector: a DER request opened from a file, legacy encrypted PEM, and plain text", async ({
   page,
 }) => {
@@ -859,6 +1002,28 @@ test("inspector: a DER request opened from a file, legacy encrypted PEM, and pla
   await expect(await errorOf(page.getByLabel("PEM, base64 or hex DER"))).toHaveText(
     /^Not PEM, base64 or hex/,
   );
+  // A word that is valid base64 is said to be neither PEM nor DER, not shown as unrecognised DER.
+  await page.getByLabel("PEM, base64 or hex DER").fill("test");
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(await errorOf(page.getByLabel("PEM, base64 or hex DER"))).toHaveText(
+    /^Not PEM, and as base64 it is not DER/,
+  );
+  await expect(page.getByRole("region", { name: "Unrecognised DER" })).toHaveCount(0);
+
+  // A text file that starts with "0" (hex DER written as 0x…) is read as text, not taken for DER.
+  const hexFile = path.join(tmp, "req-hex.txt");
+  const hex = `0x${readFileSync(csrDer).toString("hex")}\n`;
+  writeFileSync(hexFile, hex);
+  await page.locator("#inspect-input-file").setInputFiles(hexFile);
+  await expect(page.getByLabel("PEM, base64 or hex DER")).toHaveValue(hex);
+  await page.getByRole("button", { name: "Inspect" }).click();
+  await expect(page.getByRole("region", { name: "PKCS#10 certificate request" })).toBeVisible();
+
+  // The key-file limit is 4 MiB and says so (it said "4.19 MB").
+  const big = path.join(tmp, "big.pem");
+  writeFileSync(big, Buffer.alloc(4 * 1024 * 1024 + 1, 0x41));
+  await page.locator("#inspect-input-file").setInputFiles(big);
+  await expect(page.getByText("big.pem is larger than 4 MiB")).toBeVisible();
 });
 
 test("symmetric encryption: openssl enc -pbkdf2 both ways", async ({ page }) => {
@@ -959,6 +1124,20 @@ test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate opens
   await tool.getByRole("button", { name: "Verify chain" }).click();
   await expect(tool.getByText("✓ The chain verifies")).toBeVisible();
   await expect(tool.getByText(/valid now/)).toBeVisible();
+
+  // A label that merely ends in CERTIFICATE is not a certificate.
+  await tool
+    .getByLabel("Certificates, leaf first")
+    .fill(
+      readFileSync(certFile, "utf8").replace(
+        /-----(BEGIN|END) CERTIFICATE-----/g,
+        "-----$1 FOO CERTIFICATE-----",
+      ),
+    );
+  await tool.getByRole("button", { name: "Verify chain" }).click();
+  await expect(await errorOf(tool.getByLabel("Certificates, leaf first"))).toHaveText(
+    /^The block is "-----BEGIN FOO CERTIFICATE-----", not a certificate/,
+  );
 });
 
 test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
@@ -985,6 +1164,11 @@ test("Ed448 signs what openssl verifies; X448 agrees with an openssl key", async
   const signForm = page.getByRole("form", { name: "Sign" });
   await signForm.getByLabel("Private key", { exact: true }).fill(ed.privatePem);
   await signForm.getByLabel("Message", { exact: true }).fill("Pay 448.00 EUR to Ada");
+  // A hash chosen before the scheme does not stay in the Hash select the Ed448 scheme disables.
+  await signForm.getByLabel("Hash").selectOption("MD5");
+  await signForm.getByLabel("Scheme").selectOption("Ed448");
+  await expect(signForm.getByLabel("Hash")).toBeDisabled();
+  await expect(signForm.getByLabel("Hash")).toHaveValue("default");
   await signForm.getByRole("button", { name: "Sign", exact: true }).click();
   await expect(signForm.getByText("Ed448 (pure)")).toBeVisible();
   const signature = (await result(page, "Signature").textContent()) ?? "";
@@ -1024,4 +1208,5 @@ test("Ed448 signs what openssl verifies; X448 agrees with an openssl key", async
   await page.getByRole("button", { name: "Derive shared secret" }).click();
   await expect(result(page, "Shared secret")).toHaveText(expected);
   await expect(page.getByText("56 bytes", { exact: true })).toBeVisible();
+  await expect(page.getByText("ECDH, X25519 and X448 are always full length.")).toBeVisible();
 });

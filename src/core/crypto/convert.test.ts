@@ -2,7 +2,9 @@ import { createPrivateKey, createPublicKey } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { OpenSslDir } from "../../../tests/support/openssl";
 import { type ConvertResult, convertKey, type KeyTarget } from "./convert";
-import { bytesToHex } from "./encoding";
+import { base64ToBytes, bytesToBigint, bytesToHex } from "./encoding";
+import { loadPrivateKey } from "./keyio";
+import { rsaKeyFromExponents, rsaPrimes } from "./rsa-crt";
 
 const o = new OpenSslDir();
 afterAll(() => o.cleanup());
@@ -107,6 +109,66 @@ describe("JWK (OpenSSL 3.0 has none: checked against OpenSSL's library through n
       );
     });
   }
+
+  it("an RSA JWK with only n, e and d (RFC 7518 §6.3.2) converts to openssl's PKCS#8, primes recovered", async () => {
+    const withoutCrt = (jwk: Record<string, unknown>) => {
+      const { p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...rest } = jwk;
+      return JSON.stringify(rest);
+    };
+    const cases: [string, string[]][] = [
+      ["rsa.pem", []],
+      ["rsa-1024.pem", ["-pkeyopt", "rsa_keygen_bits:1024"]],
+      ["rsa-3072-e3.pem", ["-pkeyopt", "rsa_keygen_bits:3072", "-pkeyopt", "rsa_keygen_pubexp:3"]],
+      ["rsa-2048-e65539.pem", ["-pkeyopt", "rsa_keygen_bits:2048", "-pkeyopt", "rsa_keygen_pubexp:65539"]],
+    ];
+    for (const [file, args] of cases) {
+      if (args.length) o.run(["genpkey", "-algorithm", "RSA", ...args, "-out", file]);
+      const pem = o.readText(file);
+      const jwk = createPrivateKey(pem).export({ format: "jwk" }) as Record<string, unknown>;
+      expect(jwk.p, file).toBeTypeOf("string");
+      const nOnly = withoutCrt(jwk);
+      expect(text(await convertKey(nOnly, "pkcs8")), file).toBe(o.run(["pkey", "-in", file]).toString());
+      expect(bytesToHex(bytes(await convertKey(nOnly, "pkcs8", { encoding: "der" }))), file).toBe(
+        bytesToHex(o.run(["pkcs8", "-topk8", "-nocrypt", "-in", file, "-outform", "DER"])),
+      );
+      expect(text(await convertKey(nOnly, "pkcs1")), file).toBe(
+        o.run(["rsa", "-in", file, "-traditional"]).toString(),
+      );
+    }
+    // Any d with e·d ≡ 1 mod λ(n) is the key's (OpenSSL 3 writes the least; others add λ(n) or take
+    // it modulo φ(n)): d + λ(n) gives the same primes, and the CRT values of the same key.
+    const key = await loadPrivateKey(keys.rsa);
+    if (key.kind !== "rsa") throw new Error("not RSA");
+    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+    const lambda = ((key.p - 1n) * (key.q - 1n)) / gcd(key.p - 1n, key.q - 1n);
+    expect(rsaPrimes(key.n, key.e, key.d + lambda)).toEqual({ p: key.p, q: key.q });
+    expect(rsaKeyFromExponents(key.n, key.e, key.d + lambda)).toMatchObject({
+      p: key.p,
+      q: key.q,
+      dp: key.dp,
+      dq: key.dq,
+      qi: key.qi,
+    });
+    // The textbook example: n = 61 × 53, e = 17, d = 2753.
+    expect(rsaPrimes(3233n, 17n, 2753n)).toEqual({ p: 61n, q: 53n });
+    expect(rsaKeyFromExponents(3233n, 17n, 2753n)).toMatchObject({ dp: 53n, dq: 49n, qi: 38n });
+  });
+
+  it("an RSA JWK with a wrong d, or only some of the CRT values, is refused by name", async () => {
+    const jwk = createPrivateKey(keys.rsa).export({ format: "jwk" }) as Record<string, string>;
+    const { p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...nOnly } = jwk;
+    const d = bytesToBigint(base64ToBytes(jwk.d ?? ""));
+    const wrongD = Buffer.from((d + 2n).toString(16).padStart(512, "0"), "hex").toString("base64url");
+    await expect(convertKey(JSON.stringify({ ...nOnly, d: wrongD }), "pkcs8")).rejects.toMatchObject({
+      code: "MALFORMED_KEY",
+      message: "Malformed RSA private key: d does not match n and e",
+    });
+    const { dp: _, qi: __, ...partial } = jwk;
+    await expect(convertKey(JSON.stringify(partial), "pkcs8")).rejects.toMatchObject({
+      code: "MALFORMED_KEY",
+      message: expect.stringMatching(/^Malformed JWK: "dp", "qi" missing; RFC 7518 §6\.3\.2/),
+    });
+  });
 
   it("a JWK whose d does not match x is refused", async () => {
     const jwk = createPrivateKey(keys.ed25519).export({ format: "jwk" });

@@ -27,6 +27,7 @@ import {
   publicFromPrivate,
 } from "./keys";
 import { toPem } from "./pem";
+import { rsaKeyFromExponents } from "./rsa-crt";
 
 export const KEY_TARGETS = [
   "pkcs8",
@@ -101,6 +102,16 @@ export function fromJwk(text: string): PrivateKeyData | PublicKeyData {
     case "RSA": {
       const pub = { kind: "rsa" as const, n: int("n"), e: int("e") };
       if (jwk.d === undefined) return checkedPublic(pub);
+      const missing = ["p", "q", "dp", "dq", "qi"].filter((f) => jwk[f] === undefined);
+      // RFC 7518 §6.3.2: the CRT values are optional, but all or none of them. Without them the primes
+      // are recovered from n, e and d.
+      if (missing.length === 5) return decodePkcs8(encodePkcs8(rsaKeyFromExponents(pub.n, pub.e, int("d"))));
+      if (missing.length > 0) {
+        fail(
+          "MALFORMED_KEY",
+          `Malformed JWK: ${missing.map((f) => `"${f}"`).join(", ")} missing; RFC 7518 §6.3.2 wants all of p, q, dp, dq and qi, or none of them`,
+        );
+      }
       // decodeRsaPrivatePkcs1 refuses a key whose p × q is not n.
       return decodePkcs8(
         encodePkcs8({

@@ -149,4 +149,31 @@ describe("inspector", () => {
       message: expect.stringMatching(/^Not PEM, base64 or hex/),
     });
   });
+  it("a word that is valid base64 (or hex) but not DER says it is not PEM before it says not DER", async () => {
+    for (const [text, as] of [
+      ["test", "base64"],
+      ["Zm9vYmFy", "base64"],
+      ["deadbeef", "hex"],
+    ] as const) {
+      await expect(inspect(text), text).rejects.toMatchObject({
+        code: "MALFORMED_PEM",
+        message: expect.stringMatching(new RegExp(`^Not PEM, and as ${as} it is not DER \\(.+\\): paste`)),
+      });
+    }
+    // Real DER as base64 or hex (no PEM armour) is still inspected, and so is valid DER of no known kind.
+    const k = await generateKeyPair({ type: "EC", curve: "P-256" });
+    const der = parsePem(k.privatePem).der;
+    expect((await inspect(bytesToBase64(der)))[0]?.format).toBe("PKCS#8");
+    expect((await inspect(bytesToHex(der)))[0]?.format).toBe("PKCS#8");
+    expect((await inspect("04 02 ab cd"))[0]).toMatchObject({ format: "unknown", byteLength: 4 });
+    // Bytes (an opened DER file) that are not DER keep the DER error: there was no text to misread.
+    const [bad] = await inspect(new Uint8Array([0xb5, 0xeb, 0x2d]));
+    expect(bad?.error?.code).toBe("MALFORMED_DER");
+  });
+  it("the inspector's limit is 1 MiB of DER, and says so", async () => {
+    await expect(inspect(new Uint8Array(1024 * 1024 + 1))).rejects.toMatchObject({
+      code: "INPUT_TOO_LARGE",
+      message: "Input too large: more than 1 MiB of DER",
+    });
+  });
 });

@@ -138,6 +138,7 @@ export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validit
 export {
   type ChainLink,
   type ChainResult,
+  certificatesFromPem,
   createCsr,
   createSelfSignedCertificate,
   verifyChain,

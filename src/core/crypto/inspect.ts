@@ -126,7 +126,10 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
   const out: Inspection[] = [];
   for (const block of readInput(input)) {
     if (block.der.length > INSPECT_MAX_BYTES) {
-      throw new CryptoInputError("INPUT_TOO_LARGE", `Input too large: more than ${INSPECT_MAX_BYTES} bytes`);
+      throw new CryptoInputError(
+        "INPUT_TOO_LARGE",
+        `Input too large: more than ${INSPECT_MAX_BYTES / 1024 / 1024} MiB of DER`,
+      );
     }
     const result: Inspection = { format: "unknown", byteLength: block.der.length };
     if (block.label) result.label = block.label;
@@ -157,6 +160,15 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
       root = parseDer(block.der, { allowTrailing: true });
     } catch (e) {
       if (!(e instanceof CryptoInputError)) throw e;
+      // Text that is not PEM but happens to be valid base64 (a word such as "test") or hex: say that it is
+      // not PEM first, and only then what its bytes are not, rather than show it as unrecognised DER.
+      if (block.textEncoding) {
+        throw new CryptoInputError(
+          "MALFORMED_PEM",
+          `Not PEM, and as ${block.textEncoding} it is not DER (${e.message.replace(/^Malformed DER: /, "")}): paste a block that starts with "-----BEGIN …-----", or DER as base64 or hex`,
+          { cause: e },
+        );
+      }
       result.error = { code: e.code, message: e.message };
       out.push(result);
       continue;

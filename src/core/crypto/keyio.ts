@@ -51,6 +51,8 @@ export interface DerInput {
   /** PEM label when the input was PEM. */
   label?: string;
   headers?: Record<string, string>;
+  /** How text that was not PEM was read as DER (absent for PEM and for bytes). */
+  textEncoding?: "base64" | "hex";
 }
 
 /** Reads PEM (every block), or a single DER given as bytes, base64 or hex. */
@@ -61,9 +63,9 @@ export function readInput(input: KeyInput): DerInput[] {
   if (looksLikePem(text) || text.includes("-----END")) {
     return parsePemAll(text).map((b) => ({ der: b.der, label: b.label, headers: b.headers }));
   }
-  if (/^(0x)?[0-9a-fA-F\s:]+$/.test(text)) return [{ der: hexToBytes(text) }];
+  if (/^(0x)?[0-9a-fA-F\s:]+$/.test(text)) return [{ der: hexToBytes(text), textEncoding: "hex" }];
   try {
-    return [{ der: base64ToBytes(text) }];
+    return [{ der: base64ToBytes(text), textEncoding: "base64" }];
   } catch (e) {
     const detail = e instanceof CryptoInputError ? ` (as base64: ${e.message})` : "";
     return fail(

@@ -3,7 +3,13 @@ import { OpenSslDir } from "../../../tests/support/openssl";
 import { loadPrivateKey, loadPublicKey } from "./keyio";
 import { parsePem } from "./pem";
 import { parseCertificate } from "./x509";
-import { createCsr, createSelfSignedCertificate, verifyChain, verifyCsrSignature } from "./x509-create";
+import {
+  certificatesFromPem,
+  createCsr,
+  createSelfSignedCertificate,
+  verifyChain,
+  verifyCsrSignature,
+} from "./x509-create";
 
 const o = new OpenSslDir();
 afterAll(() => o.cleanup());
@@ -144,6 +150,43 @@ describe("what openssl makes is checked here", () => {
     const tampered = await verifyChain([bad, int, root], now);
     expect(tampered.links[0]?.signatureValid).toBe(false);
     expect(tampered.problems[0]).toMatch(/signature does not verify/);
+  });
+
+  it("chain input takes CERTIFICATE blocks (and OpenSSL's TRUSTED and X509 CERTIFICATE), and names any other", async () => {
+    o.run(["req", "-x509", "-key", "ec.pem", "-subj", "/CN=Label Root", "-days", "30", "-out", "lr.pem"]);
+    const pem = o.readText("lr.pem");
+    const cert = der(pem);
+    const relabel = (label: string) =>
+      pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, `-----$1 ${label}-----`);
+    expect(certificatesFromPem(`${pem}\n${pem}`)).toEqual([cert, cert]);
+    expect(certificatesFromPem(relabel("X509 CERTIFICATE"))).toEqual([cert]);
+    expect(certificatesFromPem("  \n")).toEqual([]);
+    // openssl x509 -trustout writes the certificate followed by its trust settings: the certificate is taken.
+    const trusted = o.run(["x509", "-in", "lr.pem", "-trustout", "-addtrust", "serverAuth"]).toString();
+    expect(trusted).toContain("-----BEGIN TRUSTED CERTIFICATE-----");
+    expect(der(trusted).length).toBeGreaterThan(cert.length);
+    const [t] = certificatesFromPem(trusted);
+    expect(t).toEqual(cert);
+    expect((await verifyChain([t ?? cert], new Date())).valid).toBe(true);
+
+    const refused: [string, RegExp][] = [
+      [relabel("FOO CERTIFICATE"), /^The block is "-----BEGIN FOO CERTIFICATE-----", not a certificate/],
+      [
+        `${pem}${relabel("FOO CERTIFICATE")}`,
+        /^Block 2 is "-----BEGIN FOO CERTIFICATE-----", not a certificate/,
+      ],
+      [
+        o.run(["req", "-new", "-key", "ec.pem", "-subj", "/CN=r"]).toString(),
+        /^The block is "-----BEGIN CERTIFICATE REQUEST-----", not a certificate/,
+      ],
+      [`${pem}${pems.ec}`, /^Block 2 is "-----BEGIN PRIVATE KEY-----", not a certificate/],
+      ["MIIB", /^No -----BEGIN CERTIFICATE----- block found/],
+    ];
+    for (const [text, message] of refused) {
+      expect(() => certificatesFromPem(text), String(message)).toThrow(
+        expect.objectContaining({ code: "MALFORMED_PEM", message: expect.stringMatching(message) }),
+      );
+    }
   });
 
   it("an issuer that is not a CA (CA:FALSE, no basicConstraints, keyUsage without keyCertSign) fails, as in openssl verify", async () => {

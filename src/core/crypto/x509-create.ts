@@ -28,7 +28,7 @@ import { dsaSign, dsaVerify } from "./ffc";
 import { type HashAlgorithm, hash, randomBytes } from "./hash";
 import { encodeSpki, type PrivateKeyData, type PublicKeyData, publicFromPrivate } from "./keys";
 import { OID } from "./oids";
-import { toPem } from "./pem";
+import { parsePemAll, toPem } from "./pem";
 import { type RsaHash, rsaSign, rsaVerify } from "./rsa";
 import { type CertificateInfo, parseCertificate, validityStatus } from "./x509";
 
@@ -388,6 +388,33 @@ function mayIssue(c: CertificateInfo, root: boolean): boolean {
   const basic = ext("2.5.29.19");
   if (basic) return basic.summary.startsWith("CA:TRUE");
   return root && ((c.version === 1 && c.selfIssued) || keyUsage !== undefined);
+}
+
+/** The PEM labels of a certificate: RFC 7468's, and the two older ones OpenSSL also reads. */
+const CERTIFICATE_LABELS = new Set(["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]);
+
+/**
+ * The certificates of PEM text (every block, in order), as DER. Only "CERTIFICATE" blocks are taken, and
+ * OpenSSL's "X509 CERTIFICATE" and "TRUSTED CERTIFICATE" (whose trust settings after the certificate are
+ * left out); any other block, be it a key, a request or a label that merely ends in "CERTIFICATE", is
+ * refused by name rather than skipped or read. Empty text gives no certificates.
+ */
+export function certificatesFromPem(text: string): Uint8Array[] {
+  if (!text.trim()) return [];
+  const blocks = parsePemAll(text);
+  if (blocks.length === 0) fail("MALFORMED_PEM", "No -----BEGIN CERTIFICATE----- block found");
+  return blocks.map((b, i) => {
+    if (!CERTIFICATE_LABELS.has(b.label)) {
+      const which = blocks.length > 1 ? `Block ${i + 1}` : "The block";
+      fail(
+        "MALFORMED_PEM",
+        `${which} is "-----BEGIN ${b.label}-----", not a certificate: only "-----BEGIN CERTIFICATE-----" blocks are read here (and OpenSSL's "TRUSTED CERTIFICATE" and "X509 CERTIFICATE")`,
+      );
+    }
+    if (b.label !== "TRUSTED CERTIFICATE") return b.der;
+    // X509_AUX (trust and reject settings, alias) follows the certificate: keep the certificate only.
+    return nodeBytes(b.der, parseDer(b.der, { allowTrailing: true }));
+  });
 }
 
 /**

@@ -109,3 +109,16 @@ export const KEY_ALGORITHM_GROUPS: { label: string; options: Option[] }[] = [
     options: DH_MODP.map((g) => ({ value: `DH-${g}`, label: `DH ${g} (MODP ${g.slice(4)})` })),
   },
 ];
+
+/** Signature schemes with no hash choice (EdDSA hashes inside the scheme): the Hash select is disabled. */
+export const SCHEMES_WITHOUT_HASH: readonly string[] = ["Ed25519", "Ed448"];
+
+/**
+ * The signature options with a new scheme. A scheme without a hash choice resets the hash to "default":
+ * the Hash select is disabled then, so an earlier choice (MD5, say) must not stay in it and fail the run.
+ */
+export function withScheme<O extends { scheme: string; hash: string }>(options: O, scheme: O["scheme"]): O {
+  return SCHEMES_WITHOUT_HASH.includes(scheme)
+    ? { ...options, scheme, hash: "default" as O["hash"] }
+    : { ...options, scheme };
+}

@@ -303,6 +303,17 @@ describe("crypto workbench operations", () => {
       }),
     );
     expect(badIter.field).toBe("iterations");
+    // The limit is binary and says so (256 MiB), not 268.44 MB. (Checked before the file is read.)
+    const huge = await fieldError(
+      ops.symmetric({
+        ...base,
+        direction: "encrypt",
+        data: { kind: "file", file: { size: 256 * 1024 * 1024 + 1 } as Blob },
+        output: "hex",
+      }),
+    );
+    expect(huge.field).toBe("data");
+    expect(huge.message).toMatch(/^Files up to 256 MiB can be encrypted here/);
   });
 
   it("HKDF, and a length error on the length field", async () => {

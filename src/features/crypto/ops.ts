@@ -7,6 +7,7 @@
  * This module (and so the crypto libraries) is loaded only by the worker: the UI imports its types.
  */
 import * as c from "@/core/crypto";
+import { formatLimit } from "./format";
 import { hash } from "./hash-ops";
 import {
   at,
@@ -499,7 +500,7 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
   if (a.data.kind === "file" && a.data.file.size > SYMMETRIC_MAX_BYTES) {
     throw new FieldError(
       "INPUT_TOO_LARGE",
-      `Files up to ${SYMMETRIC_MAX_BYTES / 1024 / 1024} MiB can be encrypted here; use openssl enc for larger ones`,
+      `Files up to ${formatLimit(SYMMETRIC_MAX_BYTES)} can be encrypted here; use openssl enc for larger ones`,
       "data",
     );
   }
@@ -656,15 +657,7 @@ async function createCertificate(a: {
 }
 
 async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
-  const blocks = (text: string, field: string) =>
-    at(field, () => {
-      const all = c.parsePemAll(text);
-      const certs = all.filter((b) => /CERTIFICATE$/.test(b.label) && !/REQUEST/.test(b.label));
-      if (text.trim() && certs.length === 0) {
-        throw new c.CryptoInputError("MALFORMED_PEM", "No -----BEGIN CERTIFICATE----- block found");
-      }
-      return certs.map((b) => b.der);
-    });
+  const blocks = (text: string, field: string) => at(field, () => c.certificatesFromPem(text));
   const chain = await blocks(a.chain, "chain");
   if (chain.length === 0)
     throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");

@@ -8,9 +8,11 @@ import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
+import { keyFileText } from "@/core/crypto/keyfile";
 import { cn } from "@/lib/utils";
 import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
 import { type Option, OUTPUT_OPTIONS } from "./constants";
+import { formatBytes, formatLimit, tooLargeMessage } from "./format";
 import type { DataSpec, OpArgs, OpName, OpResult, OutputEncoding, TextKind } from "./ops";
 
 // ---- running operations ----------------------------------------------------------------------------
@@ -67,6 +69,8 @@ export function useCryptoJob() {
   const state: JobState = { pending, cancellable, progress, startedAt, cancel };
   return { ...state, run, state };
 }
+
+export { formatBytes, formatLimit };
 
 export type FieldErrors = Record<string, string | undefined>;
 
@@ -260,24 +264,13 @@ export function TextField({
 /** The most a key/PEM field reads from a file (the inspector's own limit is 1 MiB of DER). */
 const PEM_FILE_MAX = 4 * 1024 * 1024;
 
-function bytesToBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
 /**
  * Reads a key/certificate file for a text field: PEM (or any text) as it is, binary DER as base64,
- * which every key input accepts.
+ * which every key input accepts (the decision is `keyFileText`'s).
  */
 export async function readKeyFile(file: File): Promise<string> {
-  if (file.size > PEM_FILE_MAX) throw new Error(`${file.name} is larger than ${formatBytes(PEM_FILE_MAX)}`);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-  // DER starts with a SEQUENCE (0x30) and is full of control bytes; text is neither.
-  const control = bytes.subarray(0, 4096).some((b) => b < 9 || (b > 13 && b < 32));
-  const binary = bytes[0] === 0x30 || control;
-  return binary ? bytesToBase64(bytes) : text;
+  if (file.size > PEM_FILE_MAX) throw new Error(tooLargeMessage(file.name, PEM_FILE_MAX));
+  return keyFileText(new Uint8Array(await file.arrayBuffer())).text;
 }
 
 /** "Open file" beside a key field: fills it from a PEM or DER file, read in the browser only. */
@@ -447,13 +440,6 @@ const KIND_LABELS: Record<DataValue["kind"], string> = {
 export function dataSpec(v: DataValue): DataSpec | null {
   if (v.kind === "file") return v.file ? { kind: "file", file: v.file } : null;
   return { kind: v.kind, text: v.text };
-}
-
-/** Sizes in SI units (1 MB = 1,000,000 bytes), as file managers show them: 100,000,000 bytes is "100 MB". */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} ${n === 1 ? "byte" : "bytes"}`;
-  const [value, unit] = n < 1e6 ? [n / 1e3, "kB"] : n < 1e9 ? [n / 1e6, "MB"] : [n / 1e9, "GB"];
-  return `${Number(value.toFixed(value < 10 ? 2 : 1)).toLocaleString("en-US")} ${unit}`;
 }
 
 /** Bytes typed as UTF-8 text, hex or base64, or read from a file; the format is chosen beside the label. */

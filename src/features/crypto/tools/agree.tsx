@@ -87,8 +87,8 @@ export function AgreeTool() {
           </label>
           <p id="agree-pad-hint" className="text-xs text-muted-foreground">
             Off matches <code className="font-mono">openssl pkeyutl -derive</code>; on matches{" "}
-            <code className="font-mono">-pkeyopt dh_pad:1</code> (and TLS). ECDH and X25519 are always full
-            length.
+            <code className="font-mono">-pkeyopt dh_pad:1</code> (and TLS). ECDH, X25519 and X448 are always
+            full length.
           </p>
         </div>
       </FormGrid>

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { HASH_OPTIONS } from "../constants";
+import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../constants";
 import type { OutputEncoding, SignatureOptions } from "../ops";
 import {
   DataField,
@@ -71,7 +71,7 @@ function SchemeFields({
         id={`${prefix}-scheme`}
         label="Scheme"
         value={options.scheme}
-        onChange={(v) => onChange({ ...options, scheme: v as SignatureOptions["scheme"] })}
+        onChange={(v) => onChange(withScheme(options, v as SignatureOptions["scheme"]))}
         options={SCHEMES}
       />
       <SelectField
@@ -81,7 +81,7 @@ function SchemeFields({
         onChange={(v) => onChange({ ...options, hash: v as SignatureOptions["hash"] })}
         options={SIG_HASHES}
         error={errors.hash}
-        disabled={options.scheme === "Ed25519" || options.scheme === "Ed448"}
+        disabled={SCHEMES_WITHOUT_HASH.includes(options.scheme)}
       />
       <SelectField
         id={`${prefix}-format`}
