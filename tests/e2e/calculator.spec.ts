@@ -274,6 +274,19 @@ test("text typed before the page is interactive is what the calculator computes 
   await expect(page.getByTestId("price-team").filter({ visible: true })).toHaveText("$39");
 });
 
+test("a currency picker clicked before the page is interactive opens once it is", async ({ page }) => {
+  // The click lands on the server-rendered button while its handler is not there yet; the root
+  // layout's early-click script marks it and the picker opens on hydration, as the click asked.
+  await beforeHydration(page, "/calculator?mode=currency", async () => {
+    await page.getByLabel("From", { exact: true }).click();
+  });
+  const search = page.getByRole("combobox", { name: "Search currencies by code or name" });
+  await expect(search).toBeFocused();
+  await search.fill("USD");
+  await page.getByRole("option", { name: /^USD\b/ }).click();
+  await expect(page.getByLabel("From", { exact: true })).toContainText("USD");
+});
+
 test("the mode is kept in the URL", async ({ page }) => {
   await page.goto("/calculator");
   await page.getByRole("link", { name: "Currency" }).click();

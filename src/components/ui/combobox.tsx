@@ -25,7 +25,7 @@ const ComboboxPopover = lazy(loadPopover);
  * the same role, state and name, which then swaps for the real one and opens if that was asked.
  */
 export function Combobox(props: ComboboxProps) {
-  const { wake, rouse } = useDeferredPicker(loadAll);
+  const { wake, rouse, standInProps } = useDeferredPicker(loadAll);
   const { id, value, options, renderValue, placeholder = "Choose…", disabled, className, ...rest } = props;
   const aria = { "aria-invalid": rest["aria-invalid"], "aria-describedby": rest["aria-describedby"] };
   const chosen = options.find((o) => o.value === value);
@@ -41,6 +41,7 @@ export function Combobox(props: ComboboxProps) {
       disabled={disabled}
       className={cn(controlClass, pickerTriggerClass, !chosen && "text-muted-foreground", className)}
       {...aria}
+      {...standInProps}
       onPointerEnter={() => rouse({})}
       onFocus={() => rouse({ focus: true })}
       onBlur={() => rouse({ focus: false })}

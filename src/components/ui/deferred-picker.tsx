@@ -1,8 +1,9 @@
 "use client";
 
 import type * as React from "react";
-import { startTransition, useState } from "react";
+import { startTransition, useCallback, useState } from "react";
 import type { ComboboxOption } from "./combobox-rank";
+import { AWAKE, EARLY_CLICK, EARLY_CLICKED } from "./early-click";
 
 /**
  * Pickers (Select, Combobox) render their closed control without Radix, and swap in the real one
@@ -27,7 +28,22 @@ export function useDeferredPicker(load: () => Promise<unknown>) {
       })),
     );
   };
-  return { wake, rouse };
+  // A click that landed on the server-rendered stand-in before hydration (marked by the root
+  // layout's early-click script) opens the picker now, as the click would have.
+  // A ref callback, called once the stand-in is in the DOM and hydrated (React calls it again only
+  // if the node changes, which it does not: the Suspense boundary keeps the stand-in's node).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rouse only schedules state; the first one will do
+  const standIn = useCallback((el: HTMLButtonElement | null) => {
+    if (!el || el.hasAttribute(AWAKE)) return;
+    el.setAttribute(AWAKE, "");
+    if (el.hasAttribute(EARLY_CLICKED)) {
+      el.removeAttribute(EARLY_CLICKED);
+      rouse({ open: true, focus: true });
+    }
+  }, []);
+  /** Spread on the stand-in button. */
+  const standInProps = { ref: standIn, [EARLY_CLICK]: "" };
+  return { wake, rouse, standInProps };
 }
 
 /** The trigger's look, shared by the stand-in and the real control so nothing shifts when they swap. */

@@ -27,7 +27,7 @@ export type { SimpleSelectProps };
  * the same role, state and name, which then swaps for the real one and opens if that was asked.
  */
 export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
-  const { wake, rouse } = useDeferredPicker(loadSelect);
+  const { wake, rouse, standInProps } = useDeferredPicker(loadSelect);
   const { id, value, options, placeholder, name, disabled, className, ...aria } = props;
   const chosen = options.find((o) => o.value === value);
 
@@ -52,6 +52,7 @@ export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
           className,
         )}
         {...aria}
+        {...standInProps}
         onPointerEnter={() => rouse({})}
         onFocus={() => rouse({ focus: true })}
         onBlur={() => rouse({ focus: false })}
