@@ -149,6 +149,9 @@ describe("JWK (OpenSSL 3.0 has none: checked against OpenSSL's library through n
       dq: key.dq,
       qi: key.qi,
     });
+    // A modulus past OpenSSL's 16384 bits is refused before any arithmetic.
+    const huge = (1n << 16400n) + 1n;
+    expect(() => rsaPrimes(huge, 65537n, 12345n)).toThrow(/over 16384 bits/);
     // The textbook example: n = 61 × 53, e = 17, d = 2753.
     expect(rsaPrimes(3233n, 17n, 2753n)).toEqual({ p: 61n, q: 53n });
     expect(rsaKeyFromExponents(3233n, 17n, 2753n)).toMatchObject({ dp: 53n, dq: 49n, qi: 38n });

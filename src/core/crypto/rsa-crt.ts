@@ -12,6 +12,9 @@ import type { PrivateKeyData } from "./keys";
 
 type RsaPrivate = Extract<PrivateKeyData, { kind: "rsa" }>;
 
+/** The largest modulus whose primes are recovered (OpenSSL's own RSA limit, OPENSSL_RSA_MAX_MODULUS_BITS). */
+export const RSA_RECOVERY_MAX_BITS = 16384;
+
 /** The bases tried, in order: each finds the primes with probability at least 1/2, so 64 fail about never. */
 const BASES = [
   2n,
@@ -86,6 +89,13 @@ const BASES = [
  * root of 1 met on the way that is not ±1 shares exactly one prime with n.
  */
 export function rsaPrimes(n: bigint, e: bigint, d: bigint): { p: bigint; q: bigint } {
+  // Bounded before it starts: each base costs a modular power as long as n, cubic in its size.
+  if (n.toString(2).length > RSA_RECOVERY_MAX_BITS) {
+    fail(
+      "INPUT_TOO_LARGE",
+      `RSA keys over ${RSA_RECOVERY_MAX_BITS} bits (OpenSSL's limit) are not recovered from n, e and d; give the JWK its p, q, dp, dq and qi`,
+    );
+  }
   const bad = () => fail("MALFORMED_KEY", "Malformed RSA private key: d does not match n and e");
   if (n < 15n || n % 2n === 0n || e < 3n || d < 1n || d >= n) bad();
   const k = d * e - 1n;
