@@ -1,10 +1,11 @@
 import localFont from "next/font/local";
 
-// Inter, self-hosted from the @fontsource-variable/inter package: nothing is downloaded at build
-// or run time.
+// Inter, self-hosted: the @fontsource-variable/inter package's Latin file with its weight axis
+// limited to the 400..700 the pages use (scripts/subset-font.sh makes it from the package; nothing is
+// downloaded at build or run time).
 export const inter = localFont({
-  src: "../../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
+  src: "./inter-latin-wght-400-700.woff2",
   variable: "--font-inter",
-  weight: "100 900",
+  weight: "400 700",
   display: "swap",
 });

@@ -24,4 +24,13 @@ describe("renderMarkdown", () => {
     const { toc } = await renderMarkdown("## Limits\n\n## Limits\n");
     expect(toc.map((entry) => entry.id)).toEqual(["limits", "limits-1"]);
   });
+
+  it("puts each h2 and what follows it in its own section", async () => {
+    const { html } = await renderMarkdown("Intro.\n\n## One\n\nA.\n\n### Sub\n\nB.\n\n## Two\n\nC.\n");
+    const compact = html.replace(/\n/g, "");
+    expect(compact).toBe(
+      '<p>Intro.</p><section><h2 id="one">One</h2><p>A.</p><h3 id="sub">Sub</h3><p>B.</p></section>' +
+        '<section><h2 id="two">Two</h2><p>C.</p></section>',
+    );
+  });
 });

@@ -35,6 +35,28 @@ function focusableCodeBlocks() {
   };
 }
 
+/**
+ * Wraps each h2 and what follows it, up to the next h2, in a `<section>`: the page's CSS gives
+ * sections `content-visibility: auto`, so the browser lays out and paints only the sections near the
+ * viewport (the docs are one long page of ~85 headings). Anchors, find-in-page and screen readers
+ * still reach every section.
+ */
+function sectionsByH2() {
+  return () => (tree: Root) => {
+    const children: Root["children"] = [];
+    let section: Element | undefined;
+    for (const child of tree.children) {
+      if (child.type === "element" && child.tagName === "h2") {
+        section = { type: "element", tagName: "section", properties: {}, children: [] };
+        children.push(section);
+      }
+      if (section) section.children.push(child as Element["children"][number]);
+      else children.push(child);
+    }
+    tree.children = children;
+  };
+}
+
 /** Collects h2/h3 headings (after rehype-slug gave them ids) into a table of contents. */
 function collectToc(toc: TocEntry[]) {
   return () => (tree: Root) => {
@@ -64,6 +86,7 @@ export async function renderMarkdown(source: string): Promise<RenderedDoc> {
     .use(rehypeSlug)
     .use(collectToc(toc))
     .use(focusableCodeBlocks())
+    .use(sectionsByH2())
     .use(rehypeStringify)
     .process(source);
   return { html: String(file), toc };
