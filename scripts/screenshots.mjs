@@ -74,6 +74,9 @@ for (const scheme of ["light", "dark"]) {
             .replace(/^\//, "")
             .replace(/[^a-z0-9]+/gi, "_") || "home"
         }${who}-${scheme}-${label}.png`;
+        // A full-page shot is taken without scrolling: sections that wait to be scrolled near
+        // (content-visibility: auto, the docs) would come out blank, so they are drawn first.
+        await page.addStyleTag({ content: "* { content-visibility: visible !important; }" });
         await page.screenshot({ path: path.join(outDir, name), fullPage: true });
         count += 1;
       }

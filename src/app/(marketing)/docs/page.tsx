@@ -31,17 +31,17 @@ export default async function DocsPage() {
           {tocList}
         </nav>
       </details>
-      <aside className="hidden lg:sticky lg:top-24 lg:block lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
+      <article className="min-w-0 max-w-3xl lg:col-start-2 lg:row-start-1">
+        <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
+        <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
+      </article>
+      <aside className="hidden lg:col-start-1 lg:row-start-1 lg:sticky lg:top-24 lg:block lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
         <nav aria-label="Table of contents">
           <p className="mb-3 text-sm font-semibold">On this page</p>
           {tocList}
         </nav>
       </aside>
-      <article className="min-w-0 max-w-3xl">
-        <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
-        <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
-      </article>
     </div>
   );
 }
