@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { securityHeaders } from "./src/core/security-headers";
+import { securityHeaders } from "./src/core/security-headers.mjs";
 
 const isDev = process.env.NODE_ENV !== "production";
 

@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { createEdgeHandler, readServerConfig } from "./scripts/edge.mjs";
 import { listenOrExit } from "./scripts/listen.mjs";
 import { createPageCache, fxVersionReader } from "./scripts/page-cache.mjs";
+import { createStaticAssets } from "./scripts/static-assets.mjs";
 
 const dev = process.argv.includes("--dev");
 const { config, errors } = readServerConfig(process.env);
@@ -44,7 +45,12 @@ const pageCache = dev
       readVersion: versionSql ? fxVersionReader(versionSql) : () => Promise.reject(new Error("no database")),
     });
 
-const server = createServer(createEdgeHandler(app.getRequestHandler(), { ...config, pageCache }));
+// The build's scripts and style sheets in Brotli (made by `npm run build`), kept in memory.
+const staticAssets = dev ? undefined : createStaticAssets({ distDir: process.env.NEXT_DIST_DIR || ".next" });
+
+const server = createServer(
+  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets }),
+);
 // A taken port ends this process with a message and code 1 (scripts/listen.mjs).
 listenOrExit(server, { port, host }, async () => {
   if (!dev) await warmUp();

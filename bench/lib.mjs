@@ -137,6 +137,13 @@ export function ensureAbacusBuild(distDir = ".next") {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: distDir },
   });
   if (result.status !== 0) throw new Error("next build failed");
+  // As `npm run build` does: the Brotli copies the server sends of the build's scripts and styles.
+  const copies = spawnSync(process.execPath, [path.join(ROOT, "scripts/precompress-static.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_DIST_DIR: distDir },
+  });
+  if (copies.status !== 0) throw new Error("precompress-static failed");
 }
 
 /**

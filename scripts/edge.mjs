@@ -9,6 +9,7 @@
  *   client alone, while it holds, and the answer to a credential-less GET such as "nobody is signed
  *   in"; the private marker headers are stripped from every response;
  * - whole-page answers from the page cache (page-cache.mjs: /pricing per FX version);
+ * - build scripts and style sheets in Brotli from memory (static-assets.mjs);
  * - a per-client gate (ClientGate): one client's flood cannot fill the event loop; `/api/health`
  *   and build assets bypass it.
  */
@@ -233,11 +234,12 @@ function captureBody(res, max, done) {
 
 /**
  * The request handler: `next(req, res)` is Next.js's (or, in tests, any handler); `pageCache`
- * (scripts/page-cache.mjs) answers the pages it holds without Next.js.
+ * (scripts/page-cache.mjs) answers the pages it holds without Next.js, `staticAssets`
+ * (scripts/static-assets.mjs) the build assets it has in Brotli.
  */
 export function createEdgeHandler(
   next,
-  { trustProxy = 0, appUrl, clientMaxActive, clientMaxQueued, pageCache } = {},
+  { trustProxy = 0, appUrl, clientMaxActive, clientMaxQueued, pageCache, staticAssets } = {},
 ) {
   const handle = pageCache ? pageCache.wrap(next) : next;
   const hsts = hstsHeader(appUrl);
@@ -261,6 +263,7 @@ export function createEdgeHandler(
       return;
     }
     if (bypassesGate(req.url)) {
+      if (staticAssets?.answer(req, res)) return;
       handle(req, res);
       return;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, securityHeaders } from "./security-headers";
+import { contentSecurityPolicy, securityHeaders } from "./security-headers.mjs";
 
 describe("security headers", () => {
   it("never allows eval in production, and forbids framing", () => {

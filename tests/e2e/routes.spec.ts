@@ -110,8 +110,14 @@ test("health reports the database after a real query", async ({ request }) => {
 });
 
 test("every response carries the security headers", async ({ request }) => {
-  for (const path of ["/", "/api/health", "/nope"]) {
-    const headers = (await request.get(path)).headers();
+  // A build script too, which the edge answers itself in Brotli (scripts/static-assets.mjs).
+  const script = (await (await request.get("/")).text()).match(/\/_next\/static\/chunks\/[\w.-]+\.js/)?.[0];
+  expect(script).toBeDefined();
+  const brotli = await request.get(String(script), { headers: { "accept-encoding": "gzip, br" } });
+  expect(brotli.headers()["content-encoding"]).toBe("br");
+  expect((await brotli.body()).length).toBeGreaterThan(0);
+  for (const path of ["/", "/api/health", "/nope", String(script)]) {
+    const headers = (await request.get(path, { headers: { "accept-encoding": "gzip, br" } })).headers();
     expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     // No eval of strings ('wasm-unsafe-eval' only lets WebAssembly compile, for the crypto worker).
     expect(headers["content-security-policy"]).not.toContain("'unsafe-eval'");

@@ -7,9 +7,14 @@
  * only (the crypto workbench's fast hashing), never `eval` of strings. Why hashes or nonces do not
  * replace 'unsafe-inline' while pages stay static: README, design notes ("Content-Security-Policy").
  * Strict-Transport-Security depends on APP_URL at run time, so server.mjs sends it.
+ *
+ * Plain JavaScript (types: security-headers.d.mts) so that both next.config.ts and the custom
+ * server's edge, which answers some build assets itself (scripts/static-assets.mjs), send the same.
  */
-export function contentSecurityPolicy(isDev: boolean): string {
-  const directives: Record<string, string[]> = {
+/** @param {boolean} isDev */
+export function contentSecurityPolicy(isDev) {
+  /** @type {Record<string, string[]>} */
+  const directives = {
     "default-src": ["'self'"],
     // 'wasm-unsafe-eval' lets WebAssembly compile (the crypto worker's hash-wasm); it does not allow eval().
     "script-src": ["'self'", "'unsafe-inline'", "'wasm-unsafe-eval'", ...(isDev ? ["'unsafe-eval'"] : [])],
@@ -32,7 +37,8 @@ export function contentSecurityPolicy(isDev: boolean): string {
     .join("; ");
 }
 
-export function securityHeaders(isDev: boolean): { key: string; value: string }[] {
+/** @param {boolean} isDev */
+export function securityHeaders(isDev) {
   return [
     { key: "Content-Security-Policy", value: contentSecurityPolicy(isDev) },
     { key: "X-Content-Type-Options", value: "nosniff" },

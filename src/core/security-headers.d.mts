@@ -1,0 +1,2 @@
+export function contentSecurityPolicy(isDev: boolean): string;
+export function securityHeaders(isDev: boolean): { key: string; value: string }[];
