@@ -508,3 +508,17 @@ test("at 360 px the plan comparison shows all three plans and the page does not 
   }));
   expect(scroll).toBeLessThanOrEqual(viewport);
 });
+
+test("each mode is in the page's first HTML, not streamed in behind a placeholder", async ({ request }) => {
+  // React reveals a streamed-in part at least 300 ms after the first paint: the calculator would
+  // appear after the page around it (and Lighthouse's LCP with it). Each mode is still its own chunk.
+  for (const [mode, label] of [
+    ["decimal", "Expression"],
+    ["currency", "Amount"],
+  ]) {
+    const html = await (await request.get(`/calculator?mode=${mode}`)).text();
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+    expect(main, mode).toContain(`>${label}</label>`);
+    expect(html.indexOf(`>${label}</label>`), mode).toBeLessThan(html.indexOf("</main>"));
+  }
+});
