@@ -31,6 +31,8 @@ export default async function DocsPage() {
           {tocList}
         </nav>
       </details>
+      {/* The article comes before the desktop contents in the page (the grid draws that column on
+          the left), so a phone's first paint is the text, before the page's scripts run. */}
       <article className="min-w-0 max-w-3xl lg:col-start-2 lg:row-start-1">
         <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
