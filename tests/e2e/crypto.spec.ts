@@ -21,6 +21,15 @@ async function openTool(page: Page, tool: string) {
   await expect(page.locator(`[data-tool="${tool}"]`)).toBeVisible();
 }
 
+/** openssl pkeyutl options for what the workbench's RSA tool does: OAEP with SHA-256 and MGF1-SHA-256. */
+const OAEP_SHA256 = [
+  "-pkeyopt",
+  "rsa_padding_mode:oaep",
+  "-pkeyopt",
+  "rsa_oaep_md:sha256",
+  "-pkeyopt",
+  "rsa_mgf1_md:sha256",
+];
 const result = (page: Page | Locator, name: string) => page.getByRole("status", { name, exact: true });
 
 /** The inline error a control points at with aria-describedby. */
@@ -381,18 +390,7 @@ test("RSA: OAEP encrypt then decrypt round trip, and openssl decrypts our cipher
   const keyFile = path.join(tmp, "rsa.pem");
   writeFileSync(keyFile, privatePem);
   const plain = openssl(
-    [
-      "pkeyutl",
-      "-decrypt",
-      "-inkey",
-      keyFile,
-      "-pkeyopt",
-      "rsa_padding_mode:oaep",
-      "-pkeyopt",
-      "rsa_oaep_md:sha256",
-      "-pkeyopt",
-      "rsa_mgf1_md:sha256",
-    ],
+    ["pkeyutl", "-decrypt", "-inkey", keyFile, ...OAEP_SHA256],
     Buffer.from(ciphertext, "base64"),
   ).toString();
   expect(plain).toBe("The vault code is 4711");
@@ -859,12 +857,7 @@ test("binary files: an OpenSSL .bin decrypts from a file, a .sig downloads that 
     "-encrypt",
     "-inkey",
     keyFile,
-    "-pkeyopt",
-    "rsa_padding_mode:oaep",
-    "-pkeyopt",
-    "rsa_oaep_md:sha256",
-    "-pkeyopt",
-    "rsa_mgf1_md:sha256",
+    ...OAEP_SHA256,
     "-in",
     path.join(tmp, "secret.txt"),
     "-out",
@@ -941,22 +934,9 @@ test("downloads: RSA's ciphertext.bin and symmetric encryption's encrypted.bin d
   const rsaBin = path.join(tmp, "ciphertext.bin");
   await (await download).saveAs(rsaBin);
   expect(readFileSync(rsaBin)).toHaveLength(256);
-  expect(
-    openssl([
-      "pkeyutl",
-      "-decrypt",
-      "-inkey",
-      keyFile,
-      "-pkeyopt",
-      "rsa_padding_mode:oaep",
-      "-pkeyopt",
-      "rsa_oaep_md:sha256",
-      "-pkeyopt",
-      "rsa_mgf1_md:sha256",
-      "-in",
-      rsaBin,
-    ]).toString(),
-  ).toBe("downloaded as a .bin");
+  expect(openssl(["pkeyutl", "-decrypt", "-inkey", keyFile, ...OAEP_SHA256, "-in", rsaBin]).toString()).toBe(
+    "downloaded as a .bin",
+  );
 
   await openTool(page, "encrypt");
   const tool = page.locator('[data-tool="encrypt"]');
