@@ -16,6 +16,11 @@ import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN }
 import { accountSecurity, clientOf, clientRefusalHeaders } from "./account-security";
 import { hardenAuthInput } from "./hardening";
 import { enforceInviteLimit } from "./invite-limit";
+import {
+  DEFAULT_ORGANIZATIONS_PER_USER,
+  keepWithinOrganizationLimit,
+  organizationLimit,
+} from "./organization-limit";
 import { passwordHashing } from "./password-hashing";
 
 export type AuthConfig = {
@@ -27,6 +32,8 @@ export type AuthConfig = {
   signUpLimit: number;
   /** Outgoing mail (verification, reset, invitations, security notices); the outbox by default. */
   mailer?: Mailer;
+  /** Organizations one account may own (ORGANIZATIONS_PER_USER); 5 by default. */
+  organizationsPerUser?: number;
 };
 
 const SIGN_UP_WINDOW_SECONDS = 60 * 60;
@@ -63,6 +70,7 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
 export function createAuth(db: Db, config: AuthConfig) {
   const mailer = config.mailer ?? createMailer(db);
   const mail = accountMail(db, mailer, config.baseURL);
+  const ownedLimit = config.organizationsPerUser ?? DEFAULT_ORGANIZATIONS_PER_USER;
   return betterAuth({
     appName: "Abacus",
     baseURL: config.baseURL,
@@ -174,6 +182,9 @@ export function createAuth(db: Db, config: AuthConfig) {
       organization({
         allowUserToCreateOrganization: true,
         creatorRole: "owner",
+        // How many organizations one account may own, also under concurrent creates.
+        organizationLimit: organizationLimit(db, ownedLimit),
+        organizationHooks: { afterCreateOrganization: keepWithinOrganizationLimit(db, ownedLimit) },
         // The plan's member limit, checked by Better Auth when an invitation is accepted.
         membershipLimit: (_user, org) => memberLimitOf(db, org.id),
         invitationExpiresIn: 60 * 60 * 24 * 7,
