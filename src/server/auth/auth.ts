@@ -12,6 +12,7 @@ import * as schema from "../db/schema";
 import { createMailer, type Mailer } from "../mail/outbox";
 import { memberLimitOf } from "../plan-limits";
 import { consumeRateLimit } from "../rate-limit";
+import { refuseUnsafeAccountDeletion } from "./account-deletion";
 import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
 import { accountSecurity, clientOf, clientRefusalHeaders } from "./account-security";
 import { hardenAuthInput } from "./hardening";
@@ -101,7 +102,8 @@ export function createAuth(db: Db, config: AuthConfig) {
     user: {
       // A new address takes effect only once confirmed from that mailbox.
       changeEmail: { enabled: true, updateEmailWithoutVerification: false },
-      deleteUser: { enabled: true },
+      // Never leaves an organization without an owner or the instance without an admin.
+      deleteUser: { enabled: true, beforeDelete: refuseUnsafeAccountDeletion(db) },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
