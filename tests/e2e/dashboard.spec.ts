@@ -69,6 +69,7 @@ test("delete a saved calculation and undo it", async ({ page }) => {
   await expect(row).toContainText("= 3703.5");
   page.once("dialog", (dialog) => void dialog.accept());
   await row.getByRole("button", { name: "Delete 1234.5 * 3" }).click();
+  await expect(page.getByText("Calculation deleted.")).toBeVisible();
   await expect(row).toHaveCount(0);
   await page.getByRole("button", { name: "Undo" }).click();
   await expect(page.getByText("Calculation restored.")).toBeVisible();
