@@ -1,7 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { activeSubscription, createTestDatabase } from "../../tests/support/db";
-import { consumeKeyedCall, forgetKeyRefusals, isoDay, newApiKeySecret } from "./api-keys";
+import {
+  consumeKeyedCall,
+  forgetKeyRefusals,
+  isoDay,
+  newApiKeySecret,
+  SUSPENDED_KEY_MESSAGE,
+} from "./api-keys";
 import type { Db } from "./db/client";
 import { apiKeys, apiUsage, organization, subscriptions, user } from "./db/schema";
 import { forgetRefusals } from "./rate-limit";
@@ -149,5 +155,53 @@ describe("keyed API calls", () => {
     expect(decision).toMatchObject({ ok: true, organizationId: "org-a" });
     expect(await usageOf("org-a")).toBe(beforeA + 1);
     expect(await usageOf("org-b")).toBe(beforeB);
+  });
+});
+
+describe("keys of banned accounts", () => {
+  it("refuses a key while the account that created it is banned, and only then", async () => {
+    await db.insert(user).values([
+      { id: "u-banned", name: "Mallory", email: "mallory@example.com" },
+      { id: "u-good", name: "Grace", email: "grace@example.com" },
+    ]);
+    await db.insert(organization).values({ id: "org-ban", name: "Ban", slug: "ban" });
+    await db.insert(subscriptions).values(activeSubscription("org-ban", "team"));
+    const insertKey = async (createdBy: string) => {
+      const key = newApiKeySecret();
+      await db.insert(apiKeys).values({
+        organizationId: "org-ban",
+        createdBy,
+        name: createdBy,
+        prefix: key.prefix,
+        hash: key.hash,
+      });
+      return key.secret;
+    };
+    const mallorys = await insertKey("u-banned");
+    const graces = await insertKey("u-good");
+    expect(await consumeKeyedCall(db, mallorys)).toMatchObject({ ok: true });
+
+    await db.update(user).set({ banned: true, banReason: "abuse" }).where(eq(user.id, "u-banned"));
+    expect(await consumeKeyedCall(db, mallorys)).toMatchObject({
+      ok: false,
+      status: 401,
+      code: "invalid_api_key",
+      message: SUSPENDED_KEY_MESSAGE,
+    });
+    // The organization's other keys are not the banned account's: they keep working.
+    expect(await consumeKeyedCall(db, graces)).toMatchObject({ ok: true });
+
+    // A ban that has run out no longer stops the key; one that runs later still does.
+    const hour = 3_600_000;
+    await db
+      .update(user)
+      .set({ banExpires: new Date(Date.now() + hour) })
+      .where(eq(user.id, "u-banned"));
+    expect(await consumeKeyedCall(db, mallorys)).toMatchObject({ ok: false, status: 401 });
+    await db
+      .update(user)
+      .set({ banExpires: new Date(Date.now() - hour) })
+      .where(eq(user.id, "u-banned"));
+    expect(await consumeKeyedCall(db, mallorys)).toMatchObject({ ok: true });
   });
 });

@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gte, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { planOf } from "@/core/billing/plans";
 import { organizationPlan } from "./billing/subscription";
 import type { Db, Tx } from "./db/client";
-import { apiKeys, apiUsage } from "./db/schema";
+import { apiKeys, apiUsage, user } from "./db/schema";
 import { consumeRateLimit } from "./rate-limit";
 
 /**
@@ -49,6 +49,9 @@ export function monthBounds(now: Date): { start: Date; next: Date } {
 
 export type RateLimitHeaders = Record<string, string>;
 
+export const SUSPENDED_KEY_MESSAGE =
+  "This API key was created by an account that is suspended, and works only while that account is in good standing. Ask an owner or admin of the organization for a new key.";
+
 export type KeyedCallDecision =
   | { ok: true; organizationId: string; keyId: string; headers: RateLimitHeaders }
   | { ok: false; status: 401; code: "invalid_api_key"; message: string; headers: RateLimitHeaders }
@@ -81,10 +84,20 @@ export async function consumeKeyedCall(db: Db, secret: string, now = new Date())
   if (remembered) return remembered;
   const decision = await db.transaction(async (tx): Promise<KeyedCallDecision> => {
     const [key] = await tx
-      .select({ id: apiKeys.id, organizationId: apiKeys.organizationId })
+      .select({
+        id: apiKeys.id,
+        organizationId: apiKeys.organizationId,
+        // A key acts for the member who created it: while that account is banned, so is the key.
+        creatorBanned: sql<boolean>`coalesce(${and(
+          eq(user.banned, true),
+          or(isNull(user.banExpires), gt(user.banExpires, now)),
+        )}, false)`,
+      })
       .from(apiKeys)
+      .leftJoin(user, eq(user.id, apiKeys.createdBy))
       .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)));
     if (!key) return invalid;
+    if (key.creatorBanned) return { ...invalid, message: SUSPENDED_KEY_MESSAGE };
     const plan = planOf(await planIdOf(tx, key.organizationId));
     const limit = plan.limits.apiCallsPerMonth;
     const { start, next } = monthBounds(now);

@@ -41,6 +41,21 @@ describe("parseEnv", () => {
   });
 });
 
+describe("ORGANIZATIONS_PER_USER", () => {
+  const valid = { ...base, AUTH_SECRET: "s".repeat(32) };
+
+  it("is 5 unless set (a blank value counts as unset), and a whole number from 1 to 1000", () => {
+    expect(parseEnv(valid).ORGANIZATIONS_PER_USER).toBe(5);
+    expect(parseEnv({ ...valid, ORGANIZATIONS_PER_USER: "" }).ORGANIZATIONS_PER_USER).toBe(5);
+    expect(parseEnv({ ...valid, ORGANIZATIONS_PER_USER: "1" }).ORGANIZATIONS_PER_USER).toBe(1);
+    for (const bad of ["0", "2.5", "1001", "many"]) {
+      expect(() => parseEnv({ ...valid, ORGANIZATIONS_PER_USER: bad }), bad).toThrow(
+        /ORGANIZATIONS_PER_USER: must be a whole number from 1 to 1000/,
+      );
+    }
+  });
+});
+
 describe("error reporting variables", () => {
   const valid = { ...base, AUTH_SECRET: "s".repeat(32) };
 

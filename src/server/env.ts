@@ -64,6 +64,15 @@ const schema = z
     MAIL_FROM: z.string().default("Abacus <no-reply@abacus.local>"),
     AUTH_SIGN_IN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
+    ORGANIZATIONS_PER_USER: z.preprocess(
+      blankAsUnset,
+      z.coerce
+        .number({ error: "must be a whole number from 1 to 1000, such as 5" })
+        .int("must be a whole number from 1 to 1000, such as 5")
+        .min(1, "must be a whole number from 1 to 1000, such as 5")
+        .max(1000, "must be a whole number from 1 to 1000, such as 5")
+        .default(5),
+    ),
     TRUST_PROXY: z.coerce
       .number({ error: "must be the number of reverse proxies in front of the app (0 for none)" })
       .int()

@@ -83,6 +83,16 @@ test("an owner buys Pro in JPY from /pricing, gets a receipt and verifies it in 
     },
   });
   expect(await forged.json()).toMatchObject({ valid: false, code: "bad_signature" });
+  // The genuine total written a second time after a fake one: JSON.parse would keep the genuine one,
+  // a reader may see the fake; OpenSSL refuses the file, and so does the API.
+  const doubledText = (await json.text()).replace('"total":"2068"', '"total":"0.01","total":"2068"');
+  const doubled = await page.request.post("/api/v1/receipts/verify", {
+    data: {
+      receipt: doubledText,
+      signature: (await page.getByTestId("receipt-signature").textContent())?.trim(),
+    },
+  });
+  expect(await doubled.json()).toMatchObject({ valid: false, code: "malformed" });
   const keys = await (await page.request.get("/api/v1/receipt-keys")).json();
   const kid = JSON.parse(await json.text()).kid;
   expect(keys.keys).toContainEqual(
@@ -108,6 +118,9 @@ test("an owner buys Pro in JPY from /pricing, gets a receipt and verifies it in 
   await receiptBox.fill((await receiptBox.inputValue()).replace('"total":"2068"', '"total":"1"'));
   await page.getByRole("button", { name: "Verify receipt" }).click();
   await expect(page.getByTestId("receipt-invalid")).toContainText("does not match");
+  await receiptBox.fill(doubledText);
+  await page.getByRole("button", { name: "Verify receipt" }).click();
+  await expect(page.getByTestId("receipt-invalid")).toContainText('names the key "total" twice');
 
   // The dashboard shows the plan and the receipt.
   await page.goto("/dashboard");

@@ -52,6 +52,31 @@ test("save a calculation from the calculator, find it on the dashboard, export i
   await expect(page.getByLabel("Expression")).toHaveValue("1234.5 * 2");
 });
 
+test("delete a saved calculation and undo it", async ({ page }) => {
+  const note = `undo me ${Date.now().toString(36)}`;
+  await signIn(page, demo.owner);
+  await page.goto("/calculator?mode=decimal");
+  await page.getByLabel("Expression").fill("1234.5 * 3");
+  await expect(page.getByTestId("result-value")).toHaveText("3703.5");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByLabel("Note (optional)").fill(note);
+  await page.getByRole("button", { name: "Save calculation" }).click();
+  await expect(page.getByText(/Saved to Demo Company's history/)).toBeVisible();
+
+  await page.goto(`/dashboard?q=${encodeURIComponent(note)}`);
+  const row = page.getByTestId("saved-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("= 3703.5");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await row.getByRole("button", { name: "Delete 1234.5 * 3" }).click();
+  await expect(page.getByText("Calculation deleted.")).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByText("Calculation restored.")).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("= 3703.5");
+});
+
 test("create an API key, call the API with it, see usage move, revoke it", async ({ page, baseURL }) => {
   await signIn(page, demo.owner, undefined, "/dashboard");
   await page.goto("/dashboard");

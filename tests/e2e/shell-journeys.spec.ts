@@ -121,7 +121,7 @@ test("an owner deletes an organization; the outcome survives the reload", async 
 
 test("a user deletes their account; the toast survives the reload and signing in fails", async ({ page }) => {
   const email = uniqueEmail("account-delete");
-  const { password } = await signUpAndOnboard(page, { name: "Abe Account", email, org: "Abe Books" });
+  const { password, slug } = await signUpAndOnboard(page, { name: "Abe Account", email, org: "Abe Books" });
   await page.goto("/user-profile");
   // A wrong confirmation is shown once, beside its field, with focus on it, and not as a toast.
   await page.locator("#delete-password").fill(password);
@@ -131,6 +131,22 @@ test("a user deletes their account; the toast survives the reload and signing in
   await expect(page.getByLabel("Type DELETE to confirm")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("region", { name: /Notifications/ }).getByRole("listitem")).toHaveCount(0);
 
+  // The only owner of an organization is told to hand it on or delete it first; nothing is deleted.
+  await page.getByLabel("Type DELETE to confirm").fill("DELETE");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(
+    page.getByText(/You are the only owner of “Abe Books”\. Make another member its owner/),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/user-profile/);
+  await expect(page.locator("#delete-password")).toHaveValue(password);
+  expect(await sql`select 1 from "user" where email = ${email}`).toHaveLength(1);
+  await page.goto("/organization-profile");
+  await page.getByLabel(`Type ${slug} to confirm`).fill(slug);
+  await page.getByRole("button", { name: "Delete organization" }).click();
+  await expect(page.getByRole("heading", { name: "You are not in an organization" })).toBeVisible();
+
+  await page.goto("/user-profile");
+  await page.locator("#delete-password").fill(password);
   await page.getByLabel("Type DELETE to confirm").fill("DELETE");
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL("/");

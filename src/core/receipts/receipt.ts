@@ -14,6 +14,7 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import canonicalize from "canonicalize";
 import { base64ToBytes, bytesToBase64Url, hexToBytes, utf8ToBytes } from "../crypto/encoding";
+import { firstDuplicateKey } from "./duplicate-keys";
 
 export const RECEIPT_TYPE = "abacus.receipt";
 export const RECEIPT_VERSION = 1;
@@ -57,11 +58,6 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-/** The exact bytes a receipt's signature covers. */
-export function receiptBytes(value: unknown): Uint8Array {
-  return utf8ToBytes(canonicalJson(value));
-}
-
 /** RFC 7638 thumbprint of an Ed25519 public key (raw 32 bytes): the key id. */
 export function ed25519KeyId(publicKey: Uint8Array): string {
   const jwk = canonicalJson({ crv: "Ed25519", kty: "OKP", x: bytesToBase64Url(publicKey) });
@@ -85,14 +81,24 @@ export type VerifyOutcome =
   | { valid: true; kid: string; receipt: ReceiptPayload }
   | {
       valid: false;
-      code: "malformed" | "unknown_key" | "bad_signature";
+      code: "malformed" | "not_canonical" | "unknown_key" | "bad_signature";
       message: string;
     };
 
+/** The refusal of JSON that repeats a key, for the receipt itself or a request carrying it. */
+export function duplicateKeyMessage(key: string, what = "The receipt"): string {
+  return `${what} names the key "${key}" twice. Readers disagree on which value counts, so it is refused (the downloaded receipt.json never repeats a key).`;
+}
+
 /**
- * Verifies a receipt (its JSON text or the parsed value) and a signature against the instance's keys.
- * The receipt is canonicalized before checking, so re-indenting a downloaded file does not matter,
- * but changing any value does.
+ * Verifies a receipt and a signature against the instance's keys, with OpenSSL's answer.
+ *
+ * As text (the downloaded file), the signature is checked over exactly those bytes, as
+ * `openssl pkeyutl -verify -rawin` does: a re-indented, re-ordered or otherwise re-written file is
+ * refused as `not_canonical` even when it would mean the same, because what is shown to a reader
+ * must be what was signed. Text that repeats a key is refused before anything else. As an already
+ * parsed value (an object in an API request, whose text the caller has checked for repeated keys),
+ * its RFC 8785 canonical form is checked.
  */
 export function verifyReceipt(
   receipt: string | unknown,
@@ -113,6 +119,8 @@ export function verifyReceipt(
     } catch {
       return { valid: false, code: "malformed", message: "The receipt is not valid JSON." };
     }
+    const repeated = firstDuplicateKey(receipt);
+    if (repeated) return { valid: false, code: "malformed", message: duplicateKeyMessage(repeated.key) };
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) {
     return { valid: false, code: "malformed", message: "The receipt must be a JSON object." };
@@ -145,12 +153,21 @@ export function verifyReceipt(
       message: `This instance has never published a receipt key with id ${payload.kid}.`,
     };
   }
-  let bytes: Uint8Array;
+  let canonical: string;
   try {
-    bytes = receiptBytes(value);
+    canonical = canonicalJson(value);
   } catch {
     return { valid: false, code: "malformed", message: "The receipt cannot be canonicalized." };
   }
+  if (typeof receipt === "string" && receipt !== canonical) {
+    return {
+      valid: false,
+      code: "not_canonical",
+      message:
+        "The receipt is not byte for byte the signed receipt.json: it was re-formatted or edited. Check the downloaded file as it is (OpenSSL refuses it too).",
+    };
+  }
+  const bytes = utf8ToBytes(typeof receipt === "string" ? receipt : canonical);
   let ok = false;
   try {
     ok = ed25519.verify(sig, bytes, key.publicKey, { zip215: false });

@@ -161,12 +161,17 @@ export const revokeSessionAction = action(signedIn, sessionIdSchema, async ({ vi
   return result.ok ? { ok: true, data: undefined } : result;
 });
 
+const WRONG_PASSWORD = "That password is not correct.";
+
 export const deleteAccountAction = action(signedIn, deleteAccountSchema, async ({ input }) => {
   const result = await viaAuth(
     (auth, headers) => auth.api.deleteUser({ headers, body: { password: input.password } }),
-    { INVALID_PASSWORD: "That password is not correct." },
+    { INVALID_PASSWORD: WRONG_PASSWORD },
   );
-  if (!result.ok) return { ...result, fieldErrors: { password: result.error } };
+  // A wrong password belongs under its field; a refusal (sole owner, last admin) is about the account.
+  if (!result.ok && result.error === WRONG_PASSWORD)
+    return { ...result, fieldErrors: { password: result.error } };
+  if (!result.ok) return result;
   return { ok: true, data: undefined };
 });
 

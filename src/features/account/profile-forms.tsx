@@ -193,8 +193,8 @@ export function DeleteAccountForm() {
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
       <p className="mb-3 text-sm text-muted-foreground">
-        This deletes your account, your sessions and your memberships. Organizations you own stay for their
-        other members. It cannot be undone.
+        This deletes your account, your sessions and your memberships. It cannot be undone. If you are the
+        only owner of an organization, make another member its owner or delete it first.
       </p>
       <Field id="delete-password" label="Password" error={form.fieldErrors.password}>
         {(props) => (

@@ -151,12 +151,8 @@ export function Converter({ rates, rounding }: { rates: RateTable; rounding: Rou
               ? {
                   mode: "currency",
                   expression: rows.map((row) => `${amountText.trim()} ${from} in ${row.code}`).join("\n"),
-                  result: rows
-                    .map((row) => (row.converted ? fmt(row.converted) : `– ${row.code}`))
-                    .join("; "),
                   precision: 20,
                   rounding,
-                  currencies: [from, ...targets],
                 }
               : null
           }

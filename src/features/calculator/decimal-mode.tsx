@@ -221,10 +221,9 @@ export function DecimalMode({ rates }: { rates: RateTable | null }) {
                 ? {
                     mode: "decimal",
                     expression: deferredSource.trim(),
-                    result: result.display,
                     precision,
                     rounding,
-                    currencies: result.money ? [result.money.currency] : [],
+                    notation,
                   }
                 : null
             }

@@ -1,6 +1,7 @@
 import "server-only";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
-import { verifyReceipt } from "@/core/receipts/receipt";
+import { firstDuplicateKey } from "@/core/receipts/duplicate-keys";
+import { duplicateKeyMessage, verifyReceipt } from "@/core/receipts/receipt";
 import { apiError, limitAnonymousApi } from "@/server/api";
 import { jwks, publishedKeys, toReceiptKeys } from "@/server/billing/receipt-keys";
 import { getDb } from "@/server/db/client";
@@ -31,9 +32,11 @@ export async function receiptKeysResponse(request: Request): Promise<Response> {
 export async function verifyReceiptResponse(request: Request): Promise<Response> {
   const limited = await limitAnonymousApi(request);
   if (limited) return limited;
+  let text: string;
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(await readBodyCapped(request, MAX_VERIFY_BYTES)));
+    text = new TextDecoder().decode(await readBodyCapped(request, MAX_VERIFY_BYTES));
+    json = JSON.parse(text);
   } catch (error) {
     if (error instanceof BodyTooLarge)
       return apiError(413, "too_large", "The request body is larger than 32 KB.");
@@ -43,6 +46,14 @@ export async function verifyReceiptResponse(request: Request): Promise<Response>
       'The request body must be JSON: {"receipt": {...}, "signature": "..."}',
     );
   }
+  // JSON.parse keeps the last of a repeated key: a receipt object sent with `"total"` twice would be
+  // checked with one value while its sender (or a reader) sees the other.
+  const repeated = firstDuplicateKey(text);
+  if (repeated?.path[0] === "receipt") {
+    const message = duplicateKeyMessage(repeated.key);
+    return Response.json({ valid: false, code: "malformed", message }, { headers: noStore });
+  }
+  if (repeated) return apiError(400, "invalid_json", duplicateKeyMessage(repeated.key, "The request body"));
   const parsed = verifyReceiptBody.safeParse(json);
   if (!parsed.success)
     return apiError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request");

@@ -3,7 +3,7 @@
 import { action } from "@/server/action";
 import { ALL_MEMBER_ROLES } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { calculationIdSchema, saveCalculationSchema } from "./schemas";
+import { calculationIdSchema, restoreCalculationSchema, saveCalculationSchema } from "./schemas";
 import { deleteSaved, restoreSaved, saveCalculation } from "./service";
 
 /** Any member saves to the active organization's history. */
@@ -22,20 +22,26 @@ export const deleteCalculationAction = action(
   { kind: "org", roles: ALL_MEMBER_ROLES },
   calculationIdSchema,
   async ({ viewer, input }) => {
-    const own = viewer.memberRole === "member" ? viewer.user.id : null;
-    const done = await deleteSaved(getDb(), viewer.org.id, input.id, own);
-    if (done) return { ok: true, data: null };
+    const ownOnly = viewer.memberRole === "member";
+    const undo = await deleteSaved(getDb(), viewer.org.id, input.id, { userId: viewer.user.id, ownOnly });
+    if (undo) return { ok: true, data: { undo } };
     return {
       ok: false,
-      error: own
+      error: ownOnly
         ? "Members can delete only the calculations they saved; ask an owner or admin."
         : "That calculation no longer exists.",
     };
   },
 );
 
+/** Undo of a delete: only whoever deleted it, with the token the delete gave them. */
 export const restoreCalculationAction = action(
   { kind: "org", roles: ALL_MEMBER_ROLES },
-  calculationIdSchema,
-  async ({ viewer, input }) => restoreSaved(getDb(), viewer.org.id, input.id),
+  restoreCalculationSchema,
+  async ({ viewer, input }) =>
+    restoreSaved(getDb(), viewer.org.id, input.id, {
+      userId: viewer.user.id,
+      ownOnly: viewer.memberRole === "member",
+      undo: input.undo,
+    }),
 );

@@ -70,13 +70,14 @@ export function HistoryList({
     setBusy(null);
     if (!result) return;
     if (!result.ok) return notify.error(result.error);
+    const { undo } = result.data;
     router.refresh();
     const { toast } = await import("sonner");
     toast.success("Calculation deleted.", {
       action: {
         label: "Undo",
         onClick: () => {
-          void callAction(() => restoreCalculationAction({ id: row.id })).then((undone) => {
+          void callAction(() => restoreCalculationAction({ id: row.id, undo })).then((undone) => {
             if (!undone) return;
             if (!undone.ok) return notify.error(undone.error);
             notify.success("Calculation restored.");

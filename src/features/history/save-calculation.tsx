@@ -8,17 +8,18 @@ import { notify } from "@/components/hooks/notify";
 import { useViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import type { Notation } from "@/core/decimal";
 import type { RoundingMode } from "@/core/rounding";
 import { saveCalculationAction } from "./actions";
 import { SAVE_LIMITS } from "./limits";
 
+/** What defines a calculation; the server works out its result again from these when saving. */
 export type SavableCalculation = {
   mode: "decimal" | "currency";
   expression: string;
-  result: string;
   precision: number;
   rounding: RoundingMode;
-  currencies: string[];
+  notation?: Notation;
 };
 
 const NoSessionCookie = createContext(false);

@@ -5,16 +5,16 @@ import { SAVE_LIMITS } from "./limits";
 
 export { SAVE_LIMITS };
 
+/**
+ * What defines a calculation to save. Its result and currencies are not among them: the server
+ * works them out from these (core/history/recompute.ts), whatever else a client sends.
+ */
 export const saveCalculationSchema = z.object({
   mode: z.enum(["decimal", "currency"]),
   expression: z.string().trim().min(1, "Nothing to save yet.").max(SAVE_LIMITS.expression),
-  result: z.string().trim().min(1, "Nothing to save yet.").max(SAVE_LIMITS.result),
   precision: z.number().int().min(LIMITS.minPrecision).max(LIMITS.maxPrecision),
   rounding: z.enum(ROUNDING_MODES),
-  currencies: z
-    .array(z.string().regex(/^[A-Z]{3}$/, "A currency is a three-letter code."))
-    .max(SAVE_LIMITS.currencies, `At most ${SAVE_LIMITS.currencies} currencies.`)
-    .default([]),
+  notation: z.enum(["plain", "scientific"]).default("plain"),
   note: z
     .string()
     .trim()
@@ -24,6 +24,11 @@ export const saveCalculationSchema = z.object({
 export type SaveCalculationInput = z.infer<typeof saveCalculationSchema>;
 
 export const calculationIdSchema = z.object({ id: z.uuid("Unknown calculation.") });
+
+/** Undoing a delete: the calculation and the proof, handed to whoever deleted it, that they did. */
+export const restoreCalculationSchema = calculationIdSchema.extend({
+  undo: z.string().max(200, "That undo has expired."),
+});
 
 export const HISTORY_PAGE_SIZE = 10;
 

@@ -4,7 +4,15 @@ import type { Db } from "@/server/db/client";
 import { organization, subscriptions, user } from "@/server/db/schema";
 import { activeSubscription, createTestDatabase } from "../../../tests/support/db";
 import type { SaveCalculationInput } from "./schemas";
-import { deleteSaved, listSaved, restoreSaved, saveCalculation, streamHistoryCsv } from "./service";
+import {
+  deleteSaved,
+  type HistoryActor,
+  listSaved,
+  restoreSaved,
+  saveCalculation,
+  streamHistoryCsv,
+  UNDO_NOT_YOURS,
+} from "./service";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
@@ -12,13 +20,15 @@ let db: Db;
 const calc = (over: Partial<SaveCalculationInput> = {}): SaveCalculationInput => ({
   mode: "decimal",
   expression: "0.1 + 0.2",
-  result: "0.3",
   precision: 20,
   rounding: "half-even",
-  currencies: [],
+  notation: "plain",
   note: "",
   ...over,
 });
+
+const manager = (userId: string): HistoryActor => ({ userId, ownOnly: false });
+const memberActor = (userId: string): HistoryActor => ({ userId, ownOnly: true });
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -51,11 +61,17 @@ describe("saved calculations", () => {
     expect(listB.rows.map((r) => r.note)).toEqual(["B's secret"]);
     expect((await listSaved(db, "org-b", { q: "A's", page: 1 })).total).toBe(0);
     // B cannot delete or restore A's calculation by its id.
-    expect(await deleteSaved(db, "org-b", a.data.id)).toBe(false);
+    expect(await deleteSaved(db, "org-b", a.data.id, manager("u2"))).toBeNull();
     expect((await listSaved(db, "org-a", { q: "A's", page: 1 })).total).toBe(1);
-    expect(await deleteSaved(db, "org-a", a.data.id)).toBe(true);
-    expect(await restoreSaved(db, "org-b", a.data.id)).toMatchObject({ ok: false });
-    expect(await restoreSaved(db, "org-a", a.data.id)).toEqual({ ok: true, data: null });
+    const undo = await deleteSaved(db, "org-a", a.data.id, manager("u1"));
+    if (!undo) throw new Error("not deleted");
+    expect(await restoreSaved(db, "org-b", a.data.id, { ...manager("u1"), undo })).toMatchObject({
+      ok: false,
+    });
+    expect(await restoreSaved(db, "org-a", a.data.id, { ...manager("u1"), undo })).toEqual({
+      ok: true,
+      data: null,
+    });
     // B's export has none of A's rows.
     expect(await text(streamHistoryCsv(db, "org-b"))).not.toContain("A's secret");
   });
@@ -63,8 +79,110 @@ describe("saved calculations", () => {
   it("lets a member delete only what they saved when asked to", async () => {
     const saved = await saveCalculation(db, "org-a", "u1", calc({ note: "Ada's" }));
     if (!saved.ok) throw new Error(saved.error);
-    expect(await deleteSaved(db, "org-a", saved.data.id, "u2")).toBe(false);
-    expect(await deleteSaved(db, "org-a", saved.data.id, "u1")).toBe(true);
+    expect(await deleteSaved(db, "org-a", saved.data.id, memberActor("u2"))).toBeNull();
+    expect(await deleteSaved(db, "org-a", saved.data.id, memberActor("u1"))).toEqual(expect.any(String));
+  });
+
+  it("lets only whoever deleted a calculation undo it, with the token the delete gave them", async () => {
+    const saved = await saveCalculation(db, "org-a", "u2", calc({ note: "Bob's own" }));
+    if (!saved.ok) throw new Error(saved.error);
+    const id = saved.data.id;
+    const visible = async () => (await listSaved(db, "org-a", { q: "Bob's own", page: 1 })).total;
+    // An owner (u1) deletes the member's (u2's) calculation: the member cannot bring it back,
+    // neither with the owner's token nor with a made-up one, nor with no token at all.
+    const ownerUndo = await deleteSaved(db, "org-a", id, manager("u1"));
+    if (!ownerUndo) throw new Error("not deleted");
+    const forged = `${ownerUndo.split(".")[0]}.${"A".repeat(43)}`;
+    for (const undo of [ownerUndo, forged, ""]) {
+      expect(await restoreSaved(db, "org-a", id, { ...memberActor("u2"), undo })).toEqual({
+        ok: false,
+        error: UNDO_NOT_YOURS,
+      });
+    }
+    expect(await visible()).toBe(0);
+    // The owner can undo their own delete.
+    expect(await restoreSaved(db, "org-a", id, { ...manager("u1"), undo: ownerUndo })).toEqual({
+      ok: true,
+      data: null,
+    });
+    expect(await visible()).toBe(1);
+    // The member deletes it and undoes that; an old token is spent once the row was restored and
+    // deleted again by someone else.
+    const memberUndo = await deleteSaved(db, "org-a", id, memberActor("u2"));
+    if (!memberUndo) throw new Error("not deleted");
+    expect(await restoreSaved(db, "org-a", id, { ...memberActor("u2"), undo: memberUndo })).toMatchObject({
+      ok: true,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await deleteSaved(db, "org-a", id, manager("u1"))).toEqual(expect.any(String));
+    expect(await restoreSaved(db, "org-a", id, { ...memberActor("u2"), undo: memberUndo })).toEqual({
+      ok: false,
+      error: "Nothing to undo.",
+    });
+    expect(await visible()).toBe(0);
+  });
+
+  it("keeps the result the server works out, not the one a client sends", async () => {
+    const forged = {
+      ...calc({ note: "forged" }),
+      result: "0.4",
+      currencies: ["XAU"],
+    } as SaveCalculationInput;
+    const saved = await saveCalculation(db, "org-a", "u1", forged);
+    expect(saved).toMatchObject({ ok: true });
+    const [row] = (await listSaved(db, "org-a", { q: "forged", page: 1 })).rows;
+    expect(row).toMatchObject({ expression: "0.1 + 0.2", result: "0.3", currencies: [] });
+    // Its settings count: precision, rounding and notation are the engine's inputs.
+    await saveCalculation(
+      db,
+      "org-a",
+      "u1",
+      calc({ expression: "2/3", precision: 5, rounding: "down", note: "p5" }),
+    );
+    await saveCalculation(
+      db,
+      "org-a",
+      "u1",
+      calc({ expression: "2/3 * 1e30", notation: "scientific", note: "sci" }),
+    );
+    expect((await listSaved(db, "org-a", { q: "p5", page: 1 })).rows[0]?.result).toBe("0.66666");
+    expect((await listSaved(db, "org-a", { q: "sci", page: 1 })).rows[0]?.result).toMatch(/^6\.6+7e\+29$/);
+    // Money and conversions use the instance's exchange rates (the ECB snapshot of the migration).
+    await saveCalculation(db, "org-a", "u1", calc({ expression: "12.50 EUR + 1.005 EUR", note: "money" }));
+    expect((await listSaved(db, "org-a", { q: "money", page: 1 })).rows[0]).toMatchObject({
+      result: "13.50 EUR",
+      currencies: ["EUR"],
+    });
+    const conversion = calc({
+      mode: "currency",
+      expression: "100 USD in JPY\n100 USD in EUR",
+      rounding: "half-even",
+      note: "fx",
+    });
+    await saveCalculation(db, "org-a", "u1", { ...conversion, result: "¥1" } as SaveCalculationInput);
+    expect((await listSaved(db, "org-a", { q: "fx", page: 1 })).rows[0]).toMatchObject({
+      result: "¥15,664; €86.34",
+      currencies: ["USD", "JPY", "EUR"],
+    });
+  });
+
+  it("refuses to save what it cannot work out on its own, and says why", async () => {
+    expect(await saveCalculation(db, "org-a", "u1", calc({ expression: "ans * 2" }))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/must work on its own/),
+    });
+    expect(await saveCalculation(db, "org-a", "u1", calc({ expression: "1/0" }))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^This expression cannot be saved: Division by zero/),
+    });
+    expect(
+      await saveCalculation(
+        db,
+        "org-a",
+        "u1",
+        calc({ mode: "currency", expression: "100 USD in JPY\n5 EUR in GBP" }),
+      ),
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/one line per target currency/) });
   });
 
   it("searches and pages on the server", async () => {
@@ -89,14 +207,18 @@ describe("saved calculations", () => {
     expect(refused).toMatchObject({ ok: false, error: expect.stringMatching(/Free plan.*Upgrade to Pro/) });
     const first = results.find((r) => r.ok);
     if (!first?.ok) throw new Error("nothing saved");
-    await deleteSaved(db, "org-small", first.data.id);
+    const undo = await deleteSaved(db, "org-small", first.data.id, manager("u1"));
+    if (!undo) throw new Error("not deleted");
     expect(await saveCalculation(db, "org-small", "u1", calc())).toMatchObject({ ok: true });
-    expect(await restoreSaved(db, "org-small", first.data.id)).toMatchObject({ ok: false });
+    expect(await restoreSaved(db, "org-small", first.data.id, { ...manager("u1"), undo })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Free plan/),
+    });
   });
 
   it("exports every row as CSV with awkward notes quoted and formulas neutralised", async () => {
     const awkward = ["comma, here", 'a "quoted" word', "two\nlines", "=SUM(A1:A9)", "+1", "@cmd", "-2"];
-    for (const note of awkward) await saveCalculation(db, "org-b", "u2", calc({ note, result: "-0.5" }));
+    for (const note of awkward) await saveCalculation(db, "org-b", "u2", calc({ note, expression: "-1/2" }));
     const csv = await text(streamHistoryCsv(db, "org-b"));
     const parsed = Papa.parse<string[]>(csv.trimEnd(), { newline: "\r\n" });
     expect(parsed.errors).toEqual([]);

@@ -1,10 +1,15 @@
 import "server-only";
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, count, desc, eq, ilike, isNull, or, sql } from "drizzle-orm";
 import { hasRoom, planOf, upgradeFor } from "@/core/billing/plans";
 import { type HistoryCsvRow, historyCsv } from "@/core/history/csv";
+import { recomputeSaved } from "@/core/history/recompute";
 import { planIdOf } from "@/server/api-keys";
 import type { Db } from "@/server/db/client";
 import { savedCalculations, user } from "@/server/db/schema";
+import { loadRatesOrNull } from "@/server/fx";
+import { getSecrets } from "@/server/secrets";
+import { SAVE_LIMITS } from "./limits";
 import { HISTORY_PAGE_SIZE, type SaveCalculationInput } from "./schemas";
 
 type Result<T> = { ok: true; data: T } | { ok: false; error: string };
@@ -29,8 +34,10 @@ export async function countSaved(db: Db, organizationId: string): Promise<number
 }
 
 /**
- * Saves a calculation to an organization's history within its plan's limit. An advisory lock on
- * the organization makes the check and the insert one step, so concurrent saves cannot pass it.
+ * Saves a calculation to an organization's history within its plan's limit. The result kept is the
+ * one the server works out from the expression and its settings (the engine's time budget bounds
+ * it), never one the client sent. An advisory lock on the organization makes the check and the
+ * insert one step, so concurrent saves cannot pass it.
  */
 export async function saveCalculation(
   db: Db,
@@ -38,6 +45,13 @@ export async function saveCalculation(
   userId: string,
   input: SaveCalculationInput,
 ): Promise<Result<{ id: string }>> {
+  const { notation, ...definition } = input;
+  const computed = recomputeSaved({ ...definition, notation }, await loadRatesOrNull(db), {
+    resultChars: SAVE_LIMITS.result,
+    currencies: SAVE_LIMITS.currencies,
+  });
+  if (!computed.ok) return computed;
+  const values = { ...definition, result: computed.result, currencies: computed.currencies };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`saved:${organizationId}`}, 0))`);
     const planId = await planIdOf(tx, organizationId);
@@ -47,7 +61,7 @@ export async function saveCalculation(
     }
     const [saved] = await tx
       .insert(savedCalculations)
-      .values({ organizationId, userId, ...input })
+      .values({ organizationId, userId, ...values })
       .returning({ id: savedCalculations.id });
     if (!saved) return { ok: false, error: "The calculation could not be saved." };
     return { ok: true, data: { id: saved.id } };
@@ -112,32 +126,73 @@ export async function listSaved(
   return { rows, total, page, pages };
 }
 
+/** Who deletes or restores: members act only on the calculations they saved, owners and admins on any. */
+export type HistoryActor = { userId: string; ownOnly: boolean };
+
+// The undo of a delete is a token handed to whoever deleted, bound to them, the calculation and the
+// instant of that delete: nobody else can undo it, and it stops working once the row is restored or
+// deleted again by someone else.
+function undoMac(organizationId: string, id: string, userId: string, deletedAtMs: number): Buffer {
+  return createHmac("sha256", getSecrets().authSecret)
+    .update(["history-undo", organizationId, id, userId, String(deletedAtMs)].join("\0"))
+    .digest();
+}
+
+function undoToken(organizationId: string, id: string, userId: string, deletedAt: Date): string {
+  const ms = deletedAt.getTime();
+  return `${ms}.${undoMac(organizationId, id, userId, ms).toString("base64url")}`;
+}
+
+/** The instant of the delete a token undoes, when the token is this user's for this calculation. */
+function undoneDelete(organizationId: string, id: string, userId: string, token: string): Date | null {
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const ms = Number(match[1]);
+  const given = Buffer.from(match[2] ?? "", "base64url");
+  const expected = undoMac(organizationId, id, userId, ms);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? new Date(ms) : null;
+}
+
 /**
- * Deletes (recoverably) one calculation of this organization; `onlyBy` limits it to the
- * calculations a given user saved (members delete their own, owners and admins any).
+ * Deletes (recoverably) one calculation of this organization, as `by` may: members only the ones
+ * they saved, owners and admins any. Answers the undo token for `by`, or null when nothing was deleted.
  */
 export async function deleteSaved(
   db: Db,
   organizationId: string,
   id: string,
-  onlyBy: string | null = null,
-): Promise<boolean> {
+  by: HistoryActor,
+): Promise<string | null> {
+  const deletedAt = new Date();
   const rows = await db
     .update(savedCalculations)
-    .set({ deletedAt: new Date() })
+    .set({ deletedAt })
     .where(
       and(
         eq(savedCalculations.id, id),
         live(organizationId),
-        onlyBy ? eq(savedCalculations.userId, onlyBy) : undefined,
+        by.ownOnly ? eq(savedCalculations.userId, by.userId) : undefined,
       ),
     )
     .returning({ id: savedCalculations.id });
-  return rows.length === 1;
+  return rows.length === 1 ? undoToken(organizationId, id, by.userId, deletedAt) : null;
 }
 
-/** Undoes a delete, within the plan's limit (another save may have taken the place meanwhile). */
-export async function restoreSaved(db: Db, organizationId: string, id: string): Promise<Result<null>> {
+export const UNDO_NOT_YOURS = "Only whoever deleted this calculation can undo that.";
+
+/**
+ * Undoes a delete: only with the token that delete gave, only by the one it was given to, and only
+ * while they may still delete the calculation. Within the plan's limit (another save may have taken
+ * the place meanwhile).
+ */
+export async function restoreSaved(
+  db: Db,
+  organizationId: string,
+  id: string,
+  by: HistoryActor & { undo: string },
+): Promise<Result<null>> {
+  const deletedAt = undoneDelete(organizationId, id, by.userId, by.undo);
+  if (!deletedAt) return { ok: false, error: UNDO_NOT_YOURS };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`saved:${organizationId}`}, 0))`);
     const planId = await planIdOf(tx, organizationId);
@@ -152,7 +207,8 @@ export async function restoreSaved(db: Db, organizationId: string, id: string): 
         and(
           eq(savedCalculations.id, id),
           eq(savedCalculations.organizationId, organizationId),
-          isNotNull(savedCalculations.deletedAt),
+          eq(savedCalculations.deletedAt, deletedAt),
+          by.ownOnly ? eq(savedCalculations.userId, by.userId) : undefined,
         ),
       )
       .returning({ id: savedCalculations.id });

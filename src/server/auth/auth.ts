@@ -12,10 +12,16 @@ import * as schema from "../db/schema";
 import { createMailer, type Mailer } from "../mail/outbox";
 import { memberLimitOf } from "../plan-limits";
 import { consumeRateLimit } from "../rate-limit";
+import { refuseUnsafeAccountDeletion } from "./account-deletion";
 import { accountMail, EMAIL_VERIFICATION_EXPIRES_IN, RESET_PASSWORD_EXPIRES_IN } from "./account-mail";
 import { accountSecurity, clientOf, clientRefusalHeaders } from "./account-security";
 import { hardenAuthInput } from "./hardening";
 import { enforceInviteLimit } from "./invite-limit";
+import {
+  DEFAULT_ORGANIZATIONS_PER_USER,
+  keepWithinOrganizationLimit,
+  organizationLimit,
+} from "./organization-limit";
 import { passwordHashing } from "./password-hashing";
 
 export type AuthConfig = {
@@ -27,6 +33,8 @@ export type AuthConfig = {
   signUpLimit: number;
   /** Outgoing mail (verification, reset, invitations, security notices); the outbox by default. */
   mailer?: Mailer;
+  /** Organizations one account may own (ORGANIZATIONS_PER_USER); 5 by default. */
+  organizationsPerUser?: number;
 };
 
 const SIGN_UP_WINDOW_SECONDS = 60 * 60;
@@ -63,6 +71,7 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
 export function createAuth(db: Db, config: AuthConfig) {
   const mailer = config.mailer ?? createMailer(db);
   const mail = accountMail(db, mailer, config.baseURL);
+  const ownedLimit = config.organizationsPerUser ?? DEFAULT_ORGANIZATIONS_PER_USER;
   return betterAuth({
     appName: "Abacus",
     baseURL: config.baseURL,
@@ -93,7 +102,8 @@ export function createAuth(db: Db, config: AuthConfig) {
     user: {
       // A new address takes effect only once confirmed from that mailbox.
       changeEmail: { enabled: true, updateEmailWithoutVerification: false },
-      deleteUser: { enabled: true },
+      // Never leaves an organization without an owner or the instance without an admin.
+      deleteUser: { enabled: true, beforeDelete: refuseUnsafeAccountDeletion(db) },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
@@ -174,6 +184,9 @@ export function createAuth(db: Db, config: AuthConfig) {
       organization({
         allowUserToCreateOrganization: true,
         creatorRole: "owner",
+        // How many organizations one account may own, also under concurrent creates.
+        organizationLimit: organizationLimit(db, ownedLimit),
+        organizationHooks: { afterCreateOrganization: keepWithinOrganizationLimit(db, ownedLimit) },
         // The plan's member limit, checked by Better Auth when an invitation is accepted.
         membershipLimit: (_user, org) => memberLimitOf(db, org.id),
         invitationExpiresIn: 60 * 60 * 24 * 7,

@@ -37,6 +37,7 @@ export function getAuth(): Auth {
     secureCookies: env.NODE_ENV === "production" && !isLoopbackHttp(origin),
     signInLimit: env.AUTH_SIGN_IN_LIMIT,
     signUpLimit: env.AUTH_SIGN_UP_LIMIT,
+    organizationsPerUser: env.ORGANIZATIONS_PER_USER,
     mailer: getMailer(),
   });
   return holder.__abacusAuth;

@@ -273,8 +273,12 @@ describe("receipts", () => {
     });
     const keys = toReceiptKeys(await publishedKeys(t.db));
     expect(verifyReceipt(row.payload, row.signature, keys)).toMatchObject({ valid: true, kid: row.kid });
-    // Re-indented, it still verifies: the signature covers the canonical form.
-    expect(verifyReceipt(JSON.stringify(payload, null, 2), row.signature, keys).valid).toBe(true);
+    // The parsed value verifies in its canonical form; re-indented text is refused, as by OpenSSL.
+    expect(verifyReceipt(payload, row.signature, keys).valid).toBe(true);
+    expect(verifyReceipt(JSON.stringify(payload, null, 2), row.signature, keys)).toMatchObject({
+      valid: false,
+      code: "not_canonical",
+    });
   });
 
   it("refuses an altered or forged receipt", async () => {

@@ -36,8 +36,8 @@ function fromFragment(): { receipt: string; signature: string } | null {
 }
 
 /**
- * Verifies an Abacus receipt in the browser: the receipt is canonicalized (RFC 8785) and its Ed25519
- * signature checked against the keys this instance publishes at /api/v1/receipt-keys.
+ * Verifies an Abacus receipt in the browser: its Ed25519 signature is checked over the exact text given
+ * (as OpenSSL checks receipt.json) against the keys this instance publishes at /api/v1/receipt-keys.
  */
 export function ReceiptTool() {
   const [receipt, setReceipt] = useState("");
