@@ -15,10 +15,15 @@
 // hard one (`ulimit -n`, 20,000 here), so the connections are spread over --processes child
 // processes (3 by default: 8,000 sockets each); one source address has ~28,000 ephemeral ports.
 // --reconnect-ms N: a child re-opens each connection the server closed, N ms later (a client that
-// keeps trying to hold its count; off by default). The flooding processes run at the lowest CPU
+// keeps trying to hold its count; off by default). --connect-timeout-ms: how long a connection may
+// take to be accepted before the child gives up on it (5 s).
+// The database pool's share of file descriptors shows best with a lower open-file limit for the
+// server (a process may lower its own): `(ulimit -n 4096; PORT=3311 node scripts/run-with-db.mjs …)`
+// and `--connections 6000`. The flooding processes run at the lowest CPU
 // priority (nice 19): a real attacker's CPU is not the server's. Loopback only; everything stops by
 // itself.
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { setPriority } from "node:os";
@@ -39,6 +44,7 @@ async function main() {
     seconds: "20",
     from: "127.0.0.3",
     "reconnect-ms": "0",
+    "connect-timeout-ms": "5000",
     pages: "/,/pricing,/docs,/sign-in",
   });
   const origin = loopbackOnly(args.url);
@@ -53,6 +59,8 @@ async function main() {
   }
   const host = hostname === "localhost" ? "127.0.0.1" : hostname.replace(/^\[|\]$/g, "");
 
+  const t0 = performance.now();
+  const failures = [];
   const health = [];
   let healthFailures = 0;
   const pages = { ok: 0, failed: 0, latencies: [], statuses: new Map() };
@@ -70,31 +78,42 @@ async function main() {
         },
       );
       req.setTimeout(timeoutMs, () => req.destroy(new Error("timeout")));
-      req.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
+      req.on("error", (error) =>
+        resolve({ status: 0, ms: performance.now() - started, error: error.code ?? error.message }),
+      );
       req.end();
     });
 
   const sampleHealth = async () => {
     while (running) {
-      const { status, ms } = await get("/api/health", "127.0.0.1", 10_000);
+      const { status, ms, error } = await get("/api/health", "127.0.0.1", 10_000);
       health.push(ms);
-      if (status !== 200) healthFailures++;
+      if (status !== 200) {
+        healthFailures++;
+        failures.push(`health ${status || error} at ${fmt((performance.now() - t0) / 1000, 1)} s`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
   const loadPages = async () => {
     const paths = args.pages.split(",").filter(Boolean);
     for (let i = 0; running; i++) {
-      const { status, ms } = await get(paths[i % paths.length], "127.0.0.2", 10_000);
+      const { status, ms, error } = await get(paths[i % paths.length], "127.0.0.2", 10_000);
       pages.statuses.set(status, (pages.statuses.get(status) ?? 0) + 1);
       if (status === 200) {
         pages.ok++;
         pages.latencies.push(ms);
-      } else pages.failed++;
+      } else {
+        pages.failed++;
+        failures.push(
+          `page ${status || error} after ${fmt(ms)} ms at ${fmt((performance.now() - t0) / 1000, 1)} s`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
 
+  const overflowsAtStart = listenOverflows();
   const pid = listenerPid(Number(port));
   const cpuAtStart = procStats(pid).cpuSeconds;
   const counts = new Map();
@@ -106,7 +125,15 @@ async function main() {
     if (count <= 0) break;
     const worker = fork(
       new URL(import.meta.url).pathname,
-      ["--child", host, String(port), args.from, String(count), String(reconnectMs)],
+      [
+        "--child",
+        host,
+        String(port),
+        args.from,
+        String(count),
+        String(reconnectMs),
+        args["connect-timeout-ms"],
+      ],
       { stdio: ["ignore", "inherit", "inherit", "ipc"] },
     );
     worker.on("message", (m) => counts.set(i, m));
@@ -136,6 +163,7 @@ async function main() {
   clearInterval(ticker);
   const final = summed(counts);
   const serverCpu = procStats(pid).cpuSeconds - cpuAtStart;
+  const overflows = listenOverflows() - overflowsAtStart;
   for (const worker of children) worker.kill("SIGTERM");
   await probes;
 
@@ -152,6 +180,7 @@ async function main() {
     `  connections held by the server at the end: ${final.open}; closed by it: ${final.closed};` +
       ` reset or timed out before the client saw it open: ${final.failed}; server CPU ${fmt(serverCpu, 1)} s`,
   );
+  console.log(`  listen-queue overflows (this machine, all servers): ${overflows}`);
   console.log(
     `health: ${sorted.length} checks, p50 ${fmt(q(sorted, 0.5))} ms, p99 ${fmt(q(sorted, 0.99))} ms,` +
       ` max ${fmt(sorted[sorted.length - 1])} ms, failed ${healthFailures}`,
@@ -165,11 +194,24 @@ async function main() {
       ` (statuses ${[...pages.statuses].map(([s, n]) => `${s || "none"}×${n}`).join(" ")}),` +
       ` p50 ${fmt(q(pageSorted, 0.5))} ms, p99 ${fmt(q(pageSorted, 0.99))} ms`,
   );
+  if (failures.length > 0) console.log(`failures: ${failures.slice(0, 20).join("; ")}`);
   const pass = q(sorted, 0.99) < 200 && healthFailures === 0 && pages.failed === 0 && pages.ok > 0;
   console.log(
     pass ? "PASS" : "FAIL (target: health p99 < 200 ms, no failed check, every page load succeeds)",
   );
   process.exit(pass ? 0 : 1);
+}
+
+/** TcpExt ListenOverflows: SYNs dropped because a listen queue was full (Linux, machine-wide). */
+function listenOverflows() {
+  try {
+    const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
+    const names = lines.find((l) => l.startsWith("TcpExt:"))?.split(/\s+/) ?? [];
+    const values = lines.filter((l) => l.startsWith("TcpExt:"))[1]?.split(/\s+/) ?? [];
+    return Number(values[names.indexOf("ListenOverflows")] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function summed(counts) {
@@ -185,7 +227,8 @@ async function child() {
   try {
     setPriority(19);
   } catch {}
-  const [host, port, from, countText, reconnectText] = process.argv.slice(3);
+  const [host, port, from, countText, reconnectText, connectTimeoutText] = process.argv.slice(3);
+  const connectTimeoutMs = Number(connectTimeoutText) || 5000;
   const count = Number(countText);
   const reconnectMs = Number(reconnectText);
   const stats = { open: 0, opened: 0, closed: 0, failed: 0, done: false };
@@ -202,7 +245,7 @@ async function child() {
       const socket = connect({ host, port: Number(port), localAddress: from });
       sockets.add(socket);
       let connected = false;
-      socket.setTimeout(5000, () => {
+      socket.setTimeout(connectTimeoutMs, () => {
         if (!connected) socket.destroy();
       });
       socket.once("connect", () => {
