@@ -328,7 +328,9 @@ export function createEdgeHandler(
         res,
         400,
         "invalid_path",
-        "The request path must not contain dot segments (. or ..) or backslashes.",
+        target.refuse === "not_a_path"
+          ? "The request target must be a path such as /pricing."
+          : "The request path must not contain dot segments (. or ..) or backslashes.",
         { connection: "close" },
       );
       res.end(body, () => req.socket.destroySoon?.());
