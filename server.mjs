@@ -5,13 +5,15 @@
 // X-Forwarded-Host/Proto (Next.js's server-action origin check trusts them), a malformed Origin
 // gets a clean 400, an https APP_URL adds Strict-Transport-Security, and one client can have only
 // CLIENT_MAX_ACTIVE requests in progress at once (scripts/edge.mjs, scripts/request-guard.mjs).
+// Before any request: at most CLIENT_MAX_CONNECTIONS open connections per client address and
+// SERVER_MAX_CONNECTIONS in all (kept below the open-file limit, so the database pool can always
+// open its sockets), and half-sent requests and idle connections are closed within seconds.
 //
 //   node server.mjs [--dev]      (started by `npm start` / `npm run dev` through run-with-db.mjs)
-import { createServer } from "node:http";
 import process from "node:process";
 import next from "next";
 import postgres from "postgres";
-import { createEdgeHandler, readServerConfig } from "./scripts/edge.mjs";
+import { createEdgeHandler, createEdgeServer, readServerConfig } from "./scripts/edge.mjs";
 import { listenOrExit } from "./scripts/listen.mjs";
 import { createPageCache, fxVersionReader } from "./scripts/page-cache.mjs";
 import { createStaticAssets } from "./scripts/static-assets.mjs";
@@ -48,8 +50,9 @@ const pageCache = dev
 // The build's scripts and style sheets in Brotli (made by `npm run build`), kept in memory.
 const staticAssets = dev ? undefined : createStaticAssets({ distDir: process.env.NEXT_DIST_DIR || ".next" });
 
-const server = createServer(
+const server = createEdgeServer(
   createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets }),
+  config,
 );
 // A taken port ends this process with a message and code 1 (scripts/listen.mjs).
 listenOrExit(server, { port, host }, async () => {

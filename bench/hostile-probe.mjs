@@ -10,6 +10,7 @@
 // It signs in with the seeded demo accounts (embedded database only), so run it on a fresh probe
 // database. Every attack has a client-side timeout; the script ends by itself.
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { fmt, listenerPid, loopbackOnly, parseArgs, raw, startMonitor } from "./lib/probe-kit.mjs";
 
 const args = parseArgs(process.argv.slice(2), {
@@ -234,5 +235,120 @@ await attack("origin", "Origin http://localhost:PORT.evil.com", async () => {
   });
   return { status: res.status, note: res.text.slice(0, 60).replace(/\s+/g, " ") };
 });
+
+// ---- 7. the edge's path, replay bytes and its own answers (issue 28)
+/** A request with the path exactly as given: `raw` goes through `new URL`, which resolves dot segments. */
+function asIs(path, { method = "GET", headers = {}, body } = {}) {
+  return new Promise((resolve) => {
+    const req = httpRequest(
+      {
+        host: new URL(origin).hostname,
+        port,
+        path,
+        method,
+        headers: { ...headers, ...(body ? { "content-length": body.length } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers }));
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy(new Error("timeout")));
+    req.on("error", () => resolve({ status: 0, headers: {} }));
+    req.end(body);
+  });
+}
+const tally = (statuses) => {
+  const counts = new Map();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${status || "none"}×${n}`).join(" ");
+};
+const securityNote = (res) =>
+  `CSP ${res.headers["content-security-policy"] ? "yes" : "no"}, nosniff ${res.headers["x-content-type-options"] ? "yes" : "no"}`;
+
+await attack("replies", "the edge's own 413 / 400 / 403 / 429", async () => {
+  const notes = [];
+  const tooBig = await asIs("/api/views", { method: "POST", body: Buffer.alloc(5000, 0x61) });
+  notes.push(`413: ${securityNote(tooBig)}`);
+  const badOrigin = await asIs("/contact", { headers: { origin: "http://[" } });
+  notes.push(`${badOrigin.status}: ${securityNote(badOrigin)}`);
+  const action = await asIs("/contact", {
+    method: "POST",
+    body: Buffer.from("[]"),
+    headers: { "next-action": actionId(), origin: "https://evil.com", "content-type": "text/plain" },
+  });
+  notes.push(`${action.status}: ${securityNote(action)}`);
+  // The anonymous API limit (60 a minute), then the edge's repetition of its 429.
+  let refused;
+  for (let i = 0; i < 70; i++) {
+    const res = await asIs("/api/v1/convert?from=USD&to=EUR&amount=1", { headers: { "x-probe": String(i) } });
+    if (res.status === 429) refused = res;
+  }
+  notes.push(
+    `429: ${refused ? `${securityNote(refused)}, RateLimit-Limit ${refused.headers["ratelimit-limit"] ?? "-"}, -Remaining ${refused.headers["ratelimit-remaining"] ?? "-"}, -Reset ${refused.headers["ratelimit-reset"] ?? "-"}` : "none"}`,
+  );
+  return { status: "see note", note: notes.join("; ") };
+});
+
+await attack("dots", "100 x GET /_next/static/%2e%2e/%2e%2e/api/me, 32 at once", async () => {
+  const statuses = [];
+  for (let round = 0; round < 100 / 32; round++) {
+    const batch = await Promise.all(
+      Array.from({ length: 32 }, () =>
+        asIs("/_next/static/%2e%2e/%2e%2e/api/me", { headers: { cookie: "a=1" } }),
+      ),
+    );
+    statuses.push(...batch.map((r) => r.status));
+  }
+  return {
+    status: tally(statuses),
+    note: "200 = routed by Next.js past the gate; 400 = refused at the edge",
+  };
+});
+await attack("dots", "POST /_next/static/../../api/auth/sign-in/email, 200 KB", async () => {
+  const res = await asIs("/_next/static/../../api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: Buffer.from(JSON.stringify({ email: "x@example.com", password: "p".repeat(200_000) })),
+  });
+  return {
+    status: res.status,
+    note: "the auth body cap (64 KiB) is the edge's only when the path is read as Next.js routes it",
+  };
+});
+
+async function replayFlood(size, seconds) {
+  const { dsn, tunnel } = await monitoringTarget();
+  const body = Buffer.concat([
+    Buffer.from(
+      `${JSON.stringify({ dsn })}\n${JSON.stringify({ type: "replay_recording", length: size })}\n`,
+    ),
+    Buffer.alloc(size, 0x61),
+    Buffer.from("\n"),
+  ]);
+  const statuses = [];
+  let accepted = 0;
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const res = await raw(origin, tunnel, {
+      method: "POST",
+      body,
+      headers: { "content-type": "text/plain" },
+      timeoutMs: 30_000,
+    });
+    statuses.push(res.status);
+    if (res.status === 200) accepted += body.length;
+  }
+  return {
+    status: tally(statuses),
+    note: `${(accepted / 1024 / 1024).toFixed(1)} MB accepted in ${seconds} s`,
+  };
+}
+await attack("replay", "replay_recording-only envelopes of 10 MB for 20 s", () =>
+  replayFlood(10_000_000, 20),
+);
+await attack("replay", "replay_recording-only envelopes of 1.9 MB for 20 s", () =>
+  replayFlood(1_900_000, 20),
+);
 
 console.log(`\n${JSON.stringify(results)}`);

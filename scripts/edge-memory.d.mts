@@ -11,12 +11,17 @@ export class RefusalMemory {
     holdMs: number,
     retryAfterSeconds: number,
     answer?: { headers: OutgoingHttpHeaders; body: Buffer },
+    rateLimit?: { limit?: string | number; policy?: string },
   ): void;
   refused(client: string, req: Pick<IncomingMessage, "method" | "url" | "headers">): number;
   refusal(
     client: string,
     req: Pick<IncomingMessage, "method" | "url" | "headers">,
-  ): { retryAfter: number; answer?: { headers: OutgoingHttpHeaders; body: Buffer } } | null;
+  ): {
+    retryAfter: number;
+    answer?: { headers: OutgoingHttpHeaders; body: Buffer };
+    rateLimit?: { limit?: string; policy?: string };
+  } | null;
   readonly clients: Map<string, Map<string, unknown>>;
 }
 export class AnonymousAnswers {

@@ -59,9 +59,11 @@ export class RefusalMemory {
 
   /**
    * The app refused `key` of `client` for `holdMs` more ms, with `retryAfterSeconds` for the client.
-   * `answer` (`{ headers, body }`), when given, is the app's own 429, repeated as it is.
+   * `answer` (`{ headers, body }`), when given, is the app's own 429, repeated as it is; else
+   * `rateLimit` (`{ limit, policy }`: the app's RateLimit-Limit and -Policy, when it sent them) is
+   * repeated in the edge's own 429.
    */
-  remember(client, key, holdMs, retryAfterSeconds, answer) {
+  remember(client, key, holdMs, retryAfterSeconds, answer, rateLimit) {
     const hold = Math.min(Math.floor(holdMs), MAX_REFUSAL_HOLD_MS);
     if (!(hold > 0)) return;
     const now = this.now();
@@ -79,6 +81,10 @@ export class RefusalMemory {
       until: now + hold,
       retryAt: now + Math.max(hold, retryAfterMs),
       answer: answer ? { headers: replayable(answer.headers), body: answer.body } : undefined,
+      rateLimit: {
+        limit: rateLimit?.limit === undefined ? undefined : String(rateLimit.limit),
+        policy: rateLimit?.policy === undefined ? undefined : String(rateLimit.policy),
+      },
     });
   }
 
@@ -107,7 +113,7 @@ export class RefusalMemory {
       return null;
     }
     const retryAfter = Math.max(1, Math.ceil((known.retryAt - now) / 1000));
-    if (!known.answer) return { retryAfter };
+    if (!known.answer) return { retryAfter, rateLimit: known.rateLimit };
     const headers = { ...known.answer.headers, "retry-after": String(retryAfter) };
     const reset = Number(headers["ratelimit-reset"]);
     if (Number.isFinite(reset)) {

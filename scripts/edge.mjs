@@ -13,6 +13,7 @@
  * - a per-client gate (ClientGate): one client's flood cannot fill the event loop; `/api/health`
  *   and build assets bypass it.
  */
+import { createServer } from "node:http";
 import {
   EDGE_ANONYMOUS_HEADER,
   EDGE_REFUSAL_HEADER,
@@ -23,9 +24,16 @@ import { AnonymousAnswers, isAnonymousRead, RefusalMemory, refusalKey } from "./
 import {
   bypassesGate,
   ClientGate,
+  ConnectionLimits,
+  canonicalTarget,
+  connectionRoom,
   DEFAULT_CLIENT_MAX_ACTIVE,
+  DEFAULT_CLIENT_MAX_CONNECTIONS,
   DEFAULT_CLIENT_MAX_QUEUED,
+  DEFAULT_SERVER_MAX_CONNECTIONS,
+  edgeSecurityHeaders,
   hstsHeader,
+  openFileLimit,
   pinForwardedHeaders,
   refuseRequest,
 } from "./request-guard.mjs";
@@ -43,9 +51,11 @@ const intIn = (name, raw, fallback, min, max, what, errors) => {
 /**
  * The server's own settings from the environment (server.mjs runs before, and outside, Next.js
  * and src/server/env.ts, which validates the same variables again for the app). Returns
- * `{ config }` or `{ errors }` (one line per bad variable).
+ * `{ config }` or `{ errors }` (one line per bad variable). `openFiles`: the process's open-file
+ * limit (RLIMIT_NOFILE, read from /proc; a process cannot raise its own hard limit), which the
+ * connection cap must leave room in for the database pool.
  */
-export function readServerConfig(env) {
+export function readServerConfig(env, { openFiles = openFileLimit() } = {}) {
   const errors = [];
   const port = intIn("PORT", env.PORT, 3000, 1, 65535, "a port number", errors);
   const trustProxy = intIn("TRUST_PROXY", env.TRUST_PROXY, 0, 0, 10, "a number of proxies", errors);
@@ -67,6 +77,34 @@ export function readServerConfig(env) {
     "a number of requests",
     errors,
   );
+  const clientMaxConnections = intIn(
+    "CLIENT_MAX_CONNECTIONS",
+    env.CLIENT_MAX_CONNECTIONS,
+    DEFAULT_CLIENT_MAX_CONNECTIONS,
+    1,
+    100_000,
+    "a number of connections",
+    errors,
+  );
+  // The database pool's sockets count against the same open-file limit as the connections.
+  const poolSize = intIn("DATABASE_POOL_SIZE", env.DATABASE_POOL_SIZE, 10, 1, 100, "a pool size", errors);
+  const room = connectionRoom(openFiles, poolSize + 1);
+  const serverMaxConnections = intIn(
+    "SERVER_MAX_CONNECTIONS",
+    env.SERVER_MAX_CONNECTIONS,
+    Math.max(16, Math.min(DEFAULT_SERVER_MAX_CONNECTIONS, room ?? DEFAULT_SERVER_MAX_CONNECTIONS)),
+    1,
+    1_000_000,
+    "a number of connections",
+    errors,
+  );
+  if (room !== undefined && env.SERVER_MAX_CONNECTIONS && serverMaxConnections > room) {
+    errors.push(
+      `  - SERVER_MAX_CONNECTIONS: ${serverMaxConnections} does not fit in this process's open-file limit ` +
+        `(ulimit -n: ${openFiles}) less ${openFiles - room} kept for the database pool and files: ` +
+        `at most ${room}, or raise the limit`,
+    );
+  }
   let appUrl;
   if (env.APP_URL) {
     try {
@@ -84,17 +122,39 @@ export function readServerConfig(env) {
       appUrl,
       clientMaxActive,
       clientMaxQueued,
+      clientMaxConnections,
+      serverMaxConnections,
     },
   };
 }
 
+/** The security headers every response carries, for the answers the edge writes itself. */
+const SECURITY_HEADERS = edgeSecurityHeaders(false);
+
 function answer(res, status, code, message, headers = {}) {
   res.writeHead(status, {
+    ...SECURITY_HEADERS,
     "content-type": "application/json",
     "cache-control": "no-store",
     ...headers,
   });
   return JSON.stringify({ error: { code, message } });
+}
+
+/** An answer the app gave, repeated by the edge: the security headers under the app's own. */
+const withSecurityHeaders = (headers) => ({ ...SECURITY_HEADERS, ...headers });
+
+/**
+ * RateLimit-* headers (as a keyed API call's 429 carries them) for a refusal with `retryAfter`
+ * seconds to go: `limit` and `policy` are the app's (RateLimit-Limit / -Policy) when it said them.
+ */
+function rateLimitHeaders(retryAfter, { limit, policy } = {}) {
+  return {
+    ...(limit !== undefined ? { "ratelimit-limit": String(limit) } : {}),
+    "ratelimit-remaining": "0",
+    "ratelimit-reset": String(retryAfter),
+    ...(policy !== undefined ? { "ratelimit-policy": String(policy) } : {}),
+  };
 }
 
 /** Bodies up to this are read and dropped by Node after an early answer; larger ones close. */
@@ -182,11 +242,15 @@ function watchAnswer(req, res, client, { refusals, anonymous }) {
       return headers;
     };
     if (refusal !== undefined && statusCode === 429) {
-      const retryAfter = Number(headerValue(res.getHeader("retry-after") ?? fromArg("retry-after")));
+      const header = (name) => headerValue(res.getHeader(name) ?? fromArg(name));
+      const retryAfter = Number(header("retry-after"));
       const refusedKey = refusalKey(arrived);
       const headers = verbatim === "1" ? answerHeaders() : undefined;
       if (!headers) {
-        refusals.remember(client, refusedKey, Number(refusal), retryAfter);
+        refusals.remember(client, refusedKey, Number(refusal), retryAfter, undefined, {
+          limit: header("ratelimit-limit"),
+          policy: header("ratelimit-policy"),
+        });
       } else if (headers["content-encoding"] === undefined) {
         // Kept once the app's body is written; until then the app answers this client itself. (An
         // encoded body fits only clients that accept that encoding: such an answer is not kept.)
@@ -241,6 +305,8 @@ export function createEdgeHandler(
   next,
   { trustProxy = 0, appUrl, clientMaxActive, clientMaxQueued, pageCache, staticAssets } = {},
 ) {
+  const gateLimit =
+    (clientMaxActive ?? DEFAULT_CLIENT_MAX_ACTIVE) + (clientMaxQueued ?? DEFAULT_CLIENT_MAX_QUEUED);
   const handle = pageCache ? pageCache.wrap(next) : next;
   const hsts = hstsHeader(appUrl);
   const gate = new ClientGate({ maxActive: clientMaxActive, maxQueued: clientMaxQueued });
@@ -255,7 +321,23 @@ export function createEdgeHandler(
     req.headers["x-forwarded-for"] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-    const refusal = refuseRequest(req.headers, req.url ?? "/");
+    // Every decision below, and Next.js's routing, on one form of the path.
+    const target = canonicalTarget(req.url);
+    if (target.refuse) {
+      const body = answer(
+        res,
+        400,
+        "invalid_path",
+        target.refuse === "not_a_path"
+          ? "The request target must be a path such as /pricing."
+          : "The request path must not contain dot segments (. or ..) or backslashes.",
+        { connection: "close" },
+      );
+      res.end(body, () => req.socket.destroySoon?.());
+      return;
+    }
+    if (target.url !== req.url) req.url = target.url;
+    const refusal = refuseRequest(req.headers, req.url);
     if (refusal) {
       // Closing the connection: an unread body (say 100 MB) is then never received and discarded.
       const body = answer(res, refusal.status, refusal.code, refusal.message, { connection: "close" });
@@ -269,7 +351,7 @@ export function createEdgeHandler(
     }
     const refused = memory.refusals.refusal(client, req);
     if (refused?.answer) {
-      answerEarly(req, res, 429, refused.answer.headers, refused.answer.body);
+      answerEarly(req, res, 429, withSecurityHeaders(refused.answer.headers), refused.answer.body);
       return;
     }
     if (refused) {
@@ -282,9 +364,11 @@ export function createEdgeHandler(
         res,
         429,
         {
+          ...SECURITY_HEADERS,
           "content-type": "application/json",
           "cache-control": "no-store",
           "retry-after": String(retryAfter),
+          ...rateLimitHeaders(retryAfter, refused.rateLimit),
         },
         body,
       );
@@ -292,7 +376,7 @@ export function createEdgeHandler(
     }
     const stored = isAnonymousRead(req) ? memory.anonymous.get(anonymousKey(req)) : undefined;
     if (stored) {
-      answerEarly(req, res, stored.status, stored.headers, stored.body);
+      answerEarly(req, res, stored.status, withSecurityHeaders(stored.headers), stored.body);
       return;
     }
     watchAnswer(req, res, client, memory);
@@ -305,6 +389,7 @@ export function createEdgeHandler(
       res.end(
         answer(res, 429, "too_many_requests", "Too many requests from this client at once.", {
           "retry-after": "1",
+          ...rateLimitHeaders(1, { limit: gateLimit, policy: `${gateLimit};w=1` }),
         }),
       );
       return;
@@ -315,4 +400,73 @@ export function createEdgeHandler(
   handler.gate = gate;
   handler.memory = memory;
   return handler;
+}
+
+/** How long a client may take to send a request's headers (a slow mobile link needs seconds, not a minute). */
+export const HEADERS_TIMEOUT_MS = 15_000;
+/** How long a whole request (headers and body: a replay envelope on a slow uplink) may take. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** How long an idle keep-alive connection is kept between requests (browsers reuse within seconds). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** How often Node checks those timeouts (its default, 30 s, let a half-sent request live 90 s). */
+const TIMEOUT_CHECK_MS = 1_000;
+
+/**
+ * The HTTP server of server.mjs around `handler` (createEdgeHandler's), with the limits that hold
+ * before a request exists: open connections per client and in total (ConnectionLimits: a client
+ * holding thousands of half-sent requests must neither starve other clients nor take the file
+ * descriptors the database pool needs), and timeouts for headers, whole requests and idle
+ * keep-alive connections. Timeouts may be shortened for tests.
+ */
+export function createEdgeServer(
+  handler,
+  {
+    trustProxy = 0,
+    clientMaxConnections = DEFAULT_CLIENT_MAX_CONNECTIONS,
+    serverMaxConnections,
+    headersTimeoutMs = HEADERS_TIMEOUT_MS,
+    requestTimeoutMs = REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs = KEEP_ALIVE_TIMEOUT_MS,
+    timeoutCheckMs = TIMEOUT_CHECK_MS,
+  } = {},
+) {
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs),
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: timeoutCheckMs,
+    },
+    handler,
+  );
+  const connections = new ConnectionLimits({
+    maxPerClient: clientMaxConnections,
+    maxTotal: serverMaxConnections,
+    // Behind proxies the socket address is a proxy's, not the client's (see ConnectionLimits).
+    perClient: trustProxy === 0,
+  }).attach(server);
+  // Node answers a malformed or timed-out request itself with a bare status line; with the same
+  // security headers as every other answer here.
+  server.on("clientError", (error, socket) => {
+    // As Node does: no answer once an answer to this connection's request has begun.
+    if (!socket.writable || error.code === "ECONNRESET" || socket._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout"]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request Header Fields Too Large"]
+          : [400, "Bad Request"];
+    const headers = Object.entries(SECURITY_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    // Written at once (a few hundred bytes fit in the socket buffer), then closed: a client that
+    // never closes its side must not keep the descriptor.
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${headers}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+    socket.destroy();
+  });
+  server.connections = connections;
+  return server;
 }

@@ -6,6 +6,8 @@ import process from "node:process";
  * so a supervisor or run-with-db.mjs sees the failure instead of a process that never serves and
  * never exits. Any later server error ends it the same way.
  */
+export const LISTEN_BACKLOG = 4096;
+
 export function listenOrExit(server, { port, host }, onListening) {
   server.on("error", (error) => {
     if (error.code === "EADDRINUSE" || error.code === "EACCES") {
@@ -18,5 +20,8 @@ export function listenOrExit(server, { port, host }, onListening) {
     }
     process.exit(1);
   });
-  server.listen(port, host, onListening);
+  // A long queue of accepted-but-not-yet-taken connections (Linux caps it at net.core.somaxconn):
+  // while a flood of connections is reset one by one, a real client's SYN waits in the queue
+  // instead of being dropped and retried a second or more later (Node's default is 511).
+  server.listen({ port, host, backlog: LISTEN_BACKLOG }, onListening);
 }

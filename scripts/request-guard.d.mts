@@ -20,3 +20,19 @@ export class ClientGate {
 }
 export function bypassesGate(url: string | undefined): boolean;
 export function hstsHeader(appUrl: URL | undefined): string | null;
+export function canonicalTarget(
+  url: string | undefined,
+): { url: string; refuse?: undefined } | { refuse: string; url?: undefined };
+export function edgeSecurityHeaders(dev?: boolean): Record<string, string>;
+export const DEFAULT_CLIENT_MAX_CONNECTIONS: number;
+export const DEFAULT_SERVER_MAX_CONNECTIONS: number;
+export const RESERVED_FILE_DESCRIPTORS: number;
+export function openFileLimit(limitsText?: string): number | undefined;
+export function connectionRoom(openFiles: number | undefined, poolSize: number): number | undefined;
+export class ConnectionLimits {
+  constructor(options?: { maxPerClient?: number; maxTotal?: number; perClient?: boolean });
+  readonly open: Map<string, number>;
+  readonly refused: number;
+  accept(socket: import("node:net").Socket): boolean;
+  attach(server: import("node:net").Server): this;
+}

@@ -4,7 +4,9 @@
  * they can be unit-tested.
  */
 
+import { readFileSync } from "node:fs";
 import { bodyCapFor, MAX_REQUEST_BYTES } from "../src/core/http/edge-contract.mjs";
+import { securityHeaders } from "../src/core/security-headers.mjs";
 
 const FORWARDED = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
@@ -167,7 +169,149 @@ export class ClientGate {
   }
 }
 
-/** Paths that bypass the gate: the health check (load balancers, monitors) and build assets. */
+/**
+ * Paths that bypass the gate: the health check (load balancers, monitors) and build assets. Only
+ * for a request target `canonicalTarget` returned as it is: `/_next/static/../../api/v1/rates`
+ * starts like an asset but is routed by Next.js as `/api/v1/rates`.
+ */
 export function bypassesGate(url) {
   return url === "/api/health" || url?.startsWith("/api/health?") || url?.startsWith("/_next/static/");
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * The one form of a request target every decision is taken on (gate bypass, body caps, remembered
+ * refusals, the anonymous-answer and page caches, build assets) and Next.js routes by:
+ * - `{ url }`: the target, with percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2:
+ *   `/api/%761/rates` is `/api/v1/rates`, as Next.js routes it) and other escapes upper-cased;
+ *   the same string as `url` when it already was in that form (every browser request is);
+ * - `{ refuse }`: a target Next.js would route somewhere else than it reads: a dot segment (`.`,
+ *   `..`, also written `%2e`, `%2E%2e`...) or a backslash in the path, which the WHATWG URL parser
+ *   resolves (`/_next/static/../../api/x` is `/api/x`), or a target that is not a path
+ *   (absolute-form `http://host/x`, `*`). Browsers resolve dot segments before sending and proxies
+ *   send the origin form, so only a hand-made request has them: it is refused rather than
+ *   resolved, so no second parser can disagree with this one.
+ */
+export function canonicalTarget(url) {
+  if (typeof url !== "string" || !url.startsWith("/")) return { refuse: "not_a_path" };
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.includes("\\")) return { refuse: "backslash" };
+  let canonical = path;
+  if (path.includes("%")) {
+    canonical = path.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex) => {
+      const char = String.fromCharCode(Number.parseInt(hex, 16));
+      return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+    });
+  }
+  for (const segment of canonical.split("/")) {
+    if (segment === "." || segment === "..") return { refuse: "dot_segment" };
+  }
+  return { url: canonical === path ? url : canonical + (query === -1 ? "" : url.slice(query)) };
+}
+
+/**
+ * The security headers of every response (src/core/security-headers.mjs, as next.config.ts sends
+ * them), as an object for the answers the edge writes itself.
+ */
+export function edgeSecurityHeaders(dev = false) {
+  // Lower-case names, as Node reports an answer's headers: merged with the app's, one of each.
+  return Object.fromEntries(securityHeaders(dev).map(({ key, value }) => [key.toLowerCase(), value]));
+}
+
+/** Per-client open connections by default (TRUST_PROXY=0 only: see ConnectionLimits). */
+export const DEFAULT_CLIENT_MAX_CONNECTIONS = 128;
+/** The most open connections by default, whatever the open-file limit allows. */
+export const DEFAULT_SERVER_MAX_CONNECTIONS = 10_000;
+/**
+ * File descriptors kept out of the connection cap besides the database pool: the build's files,
+ * logs, the page cache's database connection, outgoing requests (mail, Sentry), Next.js's own.
+ */
+export const RESERVED_FILE_DESCRIPTORS = 512;
+
+/** The soft RLIMIT_NOFILE of this process (Linux: /proc/self/limits), or undefined when unknown. */
+export function openFileLimit(limitsText) {
+  let text = limitsText;
+  if (text === undefined) {
+    try {
+      text = readFileSync("/proc/self/limits", "utf8");
+    } catch {
+      return undefined;
+    }
+  }
+  const soft = /^Max open files\s+(\S+)/m.exec(text)?.[1];
+  if (soft === undefined || soft === "unlimited") return undefined;
+  const value = Number(soft);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * The most connections the server may hold so that the database pool can still open its sockets:
+ * the open-file limit minus the pool and RESERVED_FILE_DESCRIPTORS (undefined: no known limit).
+ */
+export function connectionRoom(openFiles, poolSize) {
+  return openFiles === undefined ? undefined : openFiles - poolSize - RESERVED_FILE_DESCRIPTORS;
+}
+
+/**
+ * Open connections per client address and in total, counted when a connection is accepted, before
+ * any byte of it is read (the per-client gate only sees requests whose headers are complete, so a
+ * client holding thousands of half-sent requests never reached it). Over a cap, the newest
+ * connection is closed at once: those already open, of that client and of everyone else, are kept.
+ * - `maxTotal` goes to Node's `server.maxConnections` (closed in the accept path, before an HTTP
+ *   parser exists);
+ * - `maxPerClient` is counted per socket address, which is the gate's client address only when no
+ *   proxy is trusted: behind TRUST_PROXY proxies every connection comes from a proxy, so it is not
+ *   applied (the proxy limits its clients' connections; only the total holds here).
+ */
+export class ConnectionLimits {
+  constructor({ maxPerClient = DEFAULT_CLIENT_MAX_CONNECTIONS, maxTotal, perClient = true } = {}) {
+    this.maxPerClient = maxPerClient;
+    this.maxTotal = maxTotal;
+    this.perClient = perClient;
+    /** socket address → open connections */
+    this.open = new Map();
+    this.refused = 0;
+  }
+
+  /** Counts `socket` in, or closes it (returns false) when its client is at the cap. */
+  accept(socket) {
+    if (!this.perClient) return true;
+    const client = socket.remoteAddress ?? "unknown";
+    const count = this.open.get(client) ?? 0;
+    if (count >= this.maxPerClient) {
+      this.refused++;
+      // A reset: no closing handshake to wait for, and no TIME_WAIT left on this side.
+      if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+      else socket.destroy();
+      return false;
+    }
+    this.open.set(client, count + 1);
+    socket.once("close", () => {
+      const left = (this.open.get(client) ?? 1) - 1;
+      if (left > 0) this.open.set(client, left);
+      else this.open.delete(client);
+    });
+    return true;
+  }
+
+  /**
+   * Applies the caps to `server` (a node:http Server). The per-client count runs before the HTTP
+   * server's own connection listener, so a refused connection never gets an HTTP parser: refusing
+   * one costs little more than the kernel's accept.
+   */
+  attach(server) {
+    if (this.maxTotal !== undefined) server.maxConnections = this.maxTotal;
+    server.on("drop", () => {
+      this.refused++;
+    });
+    const listeners = server.listeners("connection");
+    server.removeAllListeners("connection");
+    server.on("connection", (socket) => {
+      if (!this.accept(socket)) return;
+      for (const listener of listeners) listener.call(server, socket);
+    });
+    return this;
+  }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   bypassesGate,
   ClientGate,
+  canonicalTarget,
   hstsHeader,
   MAX_REQUEST_BYTES,
   pinForwardedHeaders,
@@ -126,5 +127,23 @@ describe("ClientGate", () => {
     expect(bypassesGate("/api/health")).toBe(true);
     expect(bypassesGate("/_next/static/chunks/a.js")).toBe(true);
     expect(bypassesGate("/api/v1/rates")).toBe(false);
+  });
+});
+
+describe("canonicalTarget", () => {
+  it("keeps a browser's path as it is, and decodes escaped unreserved characters once", () => {
+    expect(canonicalTarget("/pricing?currency=EUR")).toEqual({ url: "/pricing?currency=EUR" });
+    expect(canonicalTarget("/api/%761/%72ates?q=%2e%2e")).toEqual({ url: "/api/v1/rates?q=%2e%2e" });
+    expect(canonicalTarget("/a%2fb%3a")).toEqual({ url: "/a%2Fb%3A" });
+    expect(canonicalTarget("/docs/a.b/..c/...")).toEqual({ url: "/docs/a.b/..c/..." });
+  });
+
+  it("refuses dot segments in any spelling, backslashes and targets that are not a path", () => {
+    for (const url of ["/_next/static/../../api/x", "/a/./b", "/a/%2E%2e/b", "/a/.%2e", "/a/%2e", "/a/.."]) {
+      expect(canonicalTarget(url), url).toEqual({ refuse: "dot_segment" });
+    }
+    expect(canonicalTarget("/_next/static/..\\api")).toEqual({ refuse: "backslash" });
+    expect(canonicalTarget("http://evil.example/api/v1/rates")).toEqual({ refuse: "not_a_path" });
+    expect(canonicalTarget("*")).toEqual({ refuse: "not_a_path" });
   });
 });

@@ -67,6 +67,16 @@ describe("the anonymous API limit", () => {
     expect(Number(refused.response.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
     // Its body says "Try again in N s.": the edge must not repeat it word for word.
     expect(refused.response.headers.get(EDGE_REFUSAL_VERBATIM_HEADER)).toBeNull();
+    // The RateLimit-* fields a keyed refusal carries, for the anonymous limit.
+    const retryAfter = refused.response.headers.get("retry-after");
+    expect(
+      Object.fromEntries([...refused.response.headers].filter(([name]) => name.startsWith("ratelimit-"))),
+    ).toEqual({
+      "ratelimit-limit": String(ANONYMOUS_API_LIMIT.limit),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": retryAfter,
+      "ratelimit-policy": `${ANONYMOUS_API_LIMIT.limit};w=${ANONYMOUS_API_LIMIT.windowSeconds}`,
+    });
   });
 
   it("marks a key's quota refusal for the edge to repeat as it is", async () => {

@@ -40,10 +40,20 @@ function clientAddress(request: Request): string {
  * long the refusal holds (scripts/edge.mjs strips the header), so that client's same request is
  * answered there, without Next.js, until then: a flood of refused requests costs almost nothing.
  */
-export function tooManyRequests(decision: Extract<RateLimitDecision, { allowed: false }>): Response {
+export function tooManyRequests(
+  decision: Extract<RateLimitDecision, { allowed: false }>,
+  rule?: { limit: number; windowSeconds: number },
+): Response {
   const { retryAfterSeconds, holdsForMs } = decision;
   const response = apiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`);
   response.headers.set("Retry-After", String(retryAfterSeconds));
+  // The same RateLimit-* fields a keyed call's refusal carries (the edge repeats Limit and Policy).
+  if (rule) {
+    response.headers.set("RateLimit-Limit", String(rule.limit));
+    response.headers.set("RateLimit-Remaining", "0");
+    response.headers.set("RateLimit-Reset", String(retryAfterSeconds));
+    response.headers.set("RateLimit-Policy", `${rule.limit};w=${rule.windowSeconds}`);
+  }
   if (holdsForMs > 0) response.headers.set(EDGE_REFUSAL_HEADER, String(holdsForMs));
   return response;
 }
@@ -54,7 +64,7 @@ export async function limitAnonymousApi(request: Request): Promise<Response | nu
     { bucket: "api-anonymous", ...ANONYMOUS_API_LIMIT },
     hashClient(clientAddress(request)),
   );
-  return decision.allowed ? null : tooManyRequests(decision);
+  return decision.allowed ? null : tooManyRequests(decision, ANONYMOUS_API_LIMIT);
 }
 
 /**
@@ -200,11 +210,11 @@ export async function guardApi(request: Request): Promise<{ response: Response }
   // refused from memory before any lookup.
   const client = hashClient(clientAddress(request));
   const guessing = knownRefusal(INVALID_KEY_LIMIT, client);
-  if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing) };
+  if (guessing && !guessing.allowed) return { response: tooManyRequests(guessing, INVALID_KEY_LIMIT) };
   const decision = await consumeKeyedCall(getDb(), secret);
   if (!decision.ok && decision.status === 401) {
     const counted = await limitRequest(getDb(), INVALID_KEY_LIMIT, client);
-    if (!counted.allowed) return { response: tooManyRequests(counted) };
+    if (!counted.allowed) return { response: tooManyRequests(counted, INVALID_KEY_LIMIT) };
   }
   if (!decision.ok) {
     const response = apiError(decision.status, decision.code, decision.message);

@@ -82,6 +82,9 @@ const schema = z
     // Read by server.mjs (scripts/edge.mjs) before Next.js; validated here too so a bad value is named.
     CLIENT_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(4),
     CLIENT_MAX_QUEUED: z.coerce.number().int().min(0).max(100_000).default(64),
+    // Also read by server.mjs, which fits the total's default below the open-file limit.
+    CLIENT_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(128),
+    SERVER_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).optional(),
     CONTACT_RATE_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
     PAGE_VIEWS_PER_CLIENT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(120),
     AUTH_SECRET: z

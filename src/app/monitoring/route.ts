@@ -1,7 +1,7 @@
 import { clientSubject } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
 import { getMonitoringConfig } from "@/server/monitoring";
-import { handleTunnel, limitReportsPerClient } from "@/server/monitoring/tunnel";
+import { handleTunnel, limitBytesPerClient, limitReportsPerClient } from "@/server/monitoring/tunnel";
 
 // The same-origin tunnel of the browser SDK (`/monitoring?o=…&p=…[&r=…]`); the logic lives in
 // server/monitoring/tunnel.ts. Only POST is exported, so Next.js answers 405 to anything else.
@@ -10,10 +10,12 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request) {
   const db = getDb();
-  // Every stored row or forwarded item counts against the client's limit, not each envelope once.
+  // Every stored row or forwarded item counts against the client's limit (every envelope at least
+  // once), and every envelope's bytes against its byte limit.
   return handleTunnel(request, {
     config: getMonitoringConfig(),
     db,
     allowReports: limitReportsPerClient(db, clientSubject),
+    allowBytes: limitBytesPerClient(db, clientSubject),
   });
 }

@@ -26,8 +26,11 @@ export const BODY_CAPS = Object.freeze({
   stripeWebhook: 256 * KIB,
   /** `/monitoring`: an envelope of events; */
   monitoringEvent: 1 * MIB,
-  /** ... or, carrying only replay items, up to this. */
-  monitoringReplay: 10 * MIB,
+  /**
+   * ... or, carrying only replay items, up to this: a fully masked, compressed replay segment of
+   * the largest page (/docs, with its first full snapshot) is about 100 KB; 20 times that.
+   */
+  monitoringReplay: 2 * MIB,
 });
 
 /** No request may declare a larger body than this, whatever its path (server actions included). */

@@ -4,10 +4,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
+import { forgetRefusals } from "@/server/rate-limit";
 import { createTestDatabase } from "../../../tests/support/db";
 import { expectedDsn, monitoringConfig } from "./config";
 import { STORE_BATCH_ROWS, storeEvents } from "./store";
-import { countEnvelopeItems, EVENT_LIMIT_BYTES, handleTunnel, MAX_ENVELOPE_ITEMS } from "./tunnel";
+import {
+  BYTES_PER_CLIENT,
+  countEnvelopeItems,
+  ENVELOPE_BYTE_UNIT,
+  EVENT_LIMIT_BYTES,
+  handleTunnel,
+  limitBytesPerClient,
+  limitReportsPerClient,
+  MAX_ENVELOPE_ITEMS,
+  REPLAY_LIMIT_BYTES,
+} from "./tunnel";
 
 // The SDK's parser, watched: an envelope past the item cap must never reach it.
 vi.mock("@sentry/core", async (importOriginal) => {
@@ -138,7 +149,7 @@ describe("item caps on /monitoring envelopes", () => {
     expect(await stored()).toBe(MAX_ENVELOPE_ITEMS);
   });
 
-  it("gives the 10 MB replay allowance only to envelopes made of replay items", async () => {
+  it("gives the 2 MB replay allowance only to envelopes made of replay items", async () => {
     const replayEvent = `${JSON.stringify({ type: "replay_event" })}\n${JSON.stringify({ segment_id: 1 })}\n`;
     const padding = `${JSON.stringify({ type: "event" })}\n${JSON.stringify({ pad: "x".repeat(EVENT_LIMIT_BYTES) })}\n`;
     const mixed = `${JSON.stringify({ dsn })}\n${replayEvent}${padding}`;
@@ -216,5 +227,103 @@ describe("storeEvents", () => {
     expect(STORE_BATCH_ROWS).toBeLessThan(1000);
     expect(await storeEvents(t.db, rows, { keep: 100_000 })).toBe(7_000);
     expect(await stored()).toBe(7_000);
+  });
+});
+
+describe("every envelope is charged to the client, replays included", () => {
+  /** One replay_recording item of `size` bytes: stores nothing, as a replay segment's recording. */
+  const recordingOnly = (size: number) => {
+    const payload = Buffer.alloc(size, 0x61);
+    return Buffer.concat([
+      Buffer.from(
+        `${JSON.stringify({ dsn })}\n${JSON.stringify({ type: "replay_recording", length: size })}\n`,
+      ),
+      payload,
+      Buffer.from("\n"),
+    ]);
+  };
+  const limited = (client: string) => ({
+    ...deps,
+    allowReports: limitReportsPerClient(t.db, async () => client),
+    allowBytes: limitBytesPerClient(t.db, async () => client),
+  });
+  const withLength = (body: Uint8Array) =>
+    new Request(`http://${HOST}/monitoring?o=1&p=1`, {
+      method: "POST",
+      body: body as BodyInit,
+      headers: { "content-length": String(body.byteLength) },
+    });
+
+  it("refuses a client past its byte allowance with a refusal the edge may repeat; others go on", async () => {
+    forgetRefusals();
+    const body = recordingOnly(REPLAY_LIMIT_BYTES - 4096);
+    const units = Math.ceil(body.byteLength / ENVELOPE_BYTE_UNIT);
+    const allowed = Math.floor(BYTES_PER_CLIENT.limit / units);
+    const statuses: number[] = [];
+    for (let i = 0; i <= allowed; i++)
+      statuses.push((await handleTunnel(withLength(body), limited("flooder"))).status);
+    expect(statuses).toEqual([...Array(allowed).fill(200), 429]);
+    const refused = await handleTunnel(withLength(recordingOnly(100)), limited("flooder"));
+    expect(refused.status).toBe(429);
+    // The window is full: the refusal holds for any envelope of this client, so the edge repeats it.
+    expect(Number(refused.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
+    expect((await handleTunnel(withLength(body), limited("someone-else"))).status).toBe(200);
+    expect(await stored()).toBe(0);
+    forgetRefusals();
+  });
+
+  it("fills the window when an envelope does not fit in what is left, so the refusal holds", async () => {
+    forgetRefusals();
+    const small = recordingOnly(ENVELOPE_BYTE_UNIT - 1024); // one unit
+    for (let i = 0; i < BYTES_PER_CLIENT.limit - 2; i++) {
+      expect((await handleTunnel(withLength(small), limited("edge-of-window"))).status).toBe(200);
+    }
+    const big = await handleTunnel(
+      withLength(recordingOnly(REPLAY_LIMIT_BYTES - 4096)),
+      limited("edge-of-window"),
+    );
+    expect(big.status).toBe(429);
+    expect(Number(big.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
+    expect((await handleTunnel(withLength(small), limited("edge-of-window"))).status).toBe(429);
+    forgetRefusals();
+  });
+
+  it("refuses a client over its limit before reading the body it declares", async () => {
+    forgetRefusals();
+    const body = recordingOnly(REPLAY_LIMIT_BYTES - 4096);
+    for (let i = 0; i < 20; i++) {
+      if ((await handleTunnel(withLength(body), limited("reader"))).status !== 200) break;
+    }
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const request = new Request(`http://${HOST}/monitoring?o=1&p=1`, {
+      method: "POST",
+      body: stream as unknown as BodyInit,
+      headers: { "content-length": String(REPLAY_LIMIT_BYTES) },
+      duplex: "half",
+    } as RequestInit);
+    expect((await handleTunnel(request, limited("reader"))).status).toBe(429);
+    // The stream's first pull happens on construction at most: nothing past it was read.
+    expect(pulled).toBeLessThanOrEqual(1);
+    forgetRefusals();
+  });
+
+  it("counts an envelope that stores nothing as one report", async () => {
+    const charged: (number | "all")[] = [];
+    const counting = {
+      ...deps,
+      allowReports: async (reports: number | "all") => {
+        charged.push(reports);
+        return true;
+      },
+    };
+    expect((await handleTunnel(post(recordingOnly(1000)), counting)).status).toBe(200);
+    expect(charged).toEqual([1]);
+    expect(await stored()).toBe(0);
   });
 });

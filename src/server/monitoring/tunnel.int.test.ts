@@ -143,7 +143,7 @@ describe("the /monitoring tunnel without SENTRY_DSN (local store)", () => {
     const big = { ...errorEvent, extra: { blob: "x".repeat(EVENT_LIMIT_BYTES) } };
     const body = envelope({ dsn: localDsn }, [[{ type: "event" }, big]]);
     expect((await handleTunnel(post(body), deps)).status).toBe(413);
-    // Streamed, so no Content-Length: the running count still stops it past 10 MB.
+    // Streamed, so no Content-Length: the running count still stops it past 2 MB.
     const chunk = new Uint8Array(1024 * 1024).fill(0x61);
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
@@ -158,8 +158,8 @@ describe("the /monitoring tunnel without SENTRY_DSN (local store)", () => {
     expect(await stored()).toBe(0);
   });
 
-  it("accepts a replay envelope with a binary recording up to 10 MB and keeps its first segment", async () => {
-    const recording = new Uint8Array(3 * 1024 * 1024);
+  it("accepts a replay envelope with a binary recording up to 2 MB and keeps its first segment", async () => {
+    const recording = new Uint8Array(1.5 * 1024 * 1024);
     for (let i = 0; i < recording.length; i++) recording[i] = (i * 7919) & 0xff; // not valid UTF-8
     const replayEvent = {
       type: "replay_event",

@@ -25,6 +25,13 @@ const FORWARD_TIMEOUT_MS = 10_000;
  * window's allowance.
  */
 export const REPORTS_PER_CLIENT = { bucket: "monitoring", limit: 300, windowSeconds: 600 };
+/** Envelope bytes are counted in units of this size: an envelope at the replay cap is 8 units. */
+export const ENVELOPE_BYTE_UNIT = BODY_CAPS.monitoringReplay / 8;
+/**
+ * Envelope bytes one client may send per window, every envelope counted (replays included, stored
+ * or not): 64 units, 16 MiB per 10 minutes, some 150 replay segments of the largest page.
+ */
+export const BYTES_PER_CLIENT = { bucket: "monitoring-bytes", limit: 64, windowSeconds: 600 };
 
 export type TunnelDeps = {
   config: MonitoringConfig;
@@ -41,6 +48,12 @@ export type TunnelDeps = {
    * allowance for the window. If it throws (the database is down), the answer is a 503.
    */
   allowReports?: (reports: number | "all") => Promise<boolean | ReportsRefusal>;
+  /**
+   * Called with an envelope's size in bytes before its body is read when it declares a
+   * Content-Length (else once it is read), e.g. the per-client byte limit (`limitBytesPerClient`);
+   * false or a refusal answers 429, as for `allowReports`.
+   */
+  allowBytes?: (bytes: number) => Promise<boolean | ReportsRefusal>;
   /** Where a failure is reported (one short line); console.error by default. */
   logError?: (message: string) => void;
 };
@@ -57,6 +70,31 @@ export function limitReportsPerClient(
   return async (reports) => {
     const cost = reports === "all" ? REPORTS_PER_CLIENT.limit : reports;
     const decision = await limitRequest(db, REPORTS_PER_CLIENT, await subject(), cost);
+    return decision.allowed || decision;
+  };
+}
+
+/**
+ * The per-client byte limit (BYTES_PER_CLIENT) in PostgreSQL, as `allowBytes`. An envelope that
+ * does not fit in what is left of the window uses that rest up, unit by unit (a few at most): the
+ * window is then full, so the refusal holds for every envelope of the client, and the edge repeats
+ * it from memory, before any further body is read.
+ */
+export function limitBytesPerClient(
+  db: Db,
+  subject: () => Promise<string>,
+): NonNullable<TunnelDeps["allowBytes"]> {
+  return async (bytes) => {
+    const who = await subject();
+    const cost = Math.max(1, Math.ceil(bytes / ENVELOPE_BYTE_UNIT));
+    let decision = await limitRequest(db, BYTES_PER_CLIENT, who, cost);
+    for (let left = cost; !decision.allowed && decision.holdsForMs === 0 && left > 1; left--) {
+      const unit = await limitRequest(db, BYTES_PER_CLIENT, who, 1);
+      if (!unit.allowed) {
+        decision = unit;
+        break;
+      }
+    }
     return decision.allowed || decision;
   };
 }
@@ -156,7 +194,8 @@ export function forwardedReports(items: EnvelopeItem[]): number {
 /**
  * The `/monitoring` tunnel. Accepts a POSTed envelope only for the configured project: its query
  * (`o`, `p`, `r`) and the envelope header's DSN must both match, so it is not an open relay. Bodies
- * are capped at 1 MB, or 10 MB for envelopes carrying a replay. Then, with SENTRY_DSN, the exact bytes
+ * are capped at 1 MB, or 2 MB for envelopes carrying only a replay, and every envelope's bytes count
+ * against the client's byte limit (`allowBytes`). Then, with SENTRY_DSN, the exact bytes
  * go to that DSN's ingest URL and Sentry's status comes back; without, the events are stored. Either
  * way the client's reports are counted first (`allowReports`). Every failure answers in the
  * tunnel's plain-text shape: 503 while the database is unavailable, else 500, logged in one line.
@@ -184,6 +223,23 @@ async function tunnel(request: Request, deps: TunnelDeps): Promise<Response> {
   if (!o || !p) return text(400, "Missing o or p");
   if (o !== query.o || p !== query.p || (r ?? undefined) !== query.r) return text(403, "Unknown project");
 
+  const charge = async (reports: number | "all") => {
+    const allowed = deps.allowReports ? await deps.allowReports(reports) : true;
+    return allowed === true ? undefined : tooManyReports(allowed);
+  };
+  const chargeBytes = async (bytes: number) => {
+    const allowed = deps.allowBytes ? await deps.allowBytes(bytes) : true;
+    return allowed === true ? undefined : tooManyReports(allowed);
+  };
+  // Every envelope's bytes count, whatever it carries; a declared length is charged before the
+  // body is read, so a client over its limit costs a lookup, not a read.
+  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+  const declaredBytes = Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined;
+  if (declaredBytes !== undefined) {
+    if (declaredBytes > REPLAY_LIMIT_BYTES) return text(413, "Envelope too large");
+    const refused = await chargeBytes(declaredBytes);
+    if (refused) return refused;
+  }
   let body: Uint8Array;
   try {
     body = await readBodyCapped(request, REPLAY_LIMIT_BYTES);
@@ -191,16 +247,16 @@ async function tunnel(request: Request, deps: TunnelDeps): Promise<Response> {
     if (error instanceof BodyTooLarge) return text(413, "Envelope too large");
     return text(400, "Could not read the body");
   }
-  const charge = async (reports: number | "all") => {
-    const allowed = deps.allowReports ? await deps.allowReports(reports) : true;
-    return allowed === true ? undefined : tooManyReports(allowed);
-  };
+  if (declaredBytes === undefined) {
+    const refused = await chargeBytes(body.byteLength);
+    if (refused) return refused;
+  }
   const items = countEnvelopeItems(body);
   if (items === undefined) return text(400, "Malformed envelope");
   if (items > MAX_ENVELOPE_ITEMS) return (await charge("all")) ?? text(413, "Too many items in the envelope");
   const parsed = parse(body);
   if (!parsed) return text(400, "Malformed envelope");
-  // The 10 MB allowance is for replay envelopes only: every item a replay item, as the SDK sends.
+  // The 2 MB allowance is for replay envelopes only: every item a replay item, as the SDK sends.
   const isReplay =
     parsed.items.length > 0 && parsed.items.every(([h]) => REPLAY_ITEM_TYPES.has(String(h.type)));
   if (!isReplay && body.byteLength > EVENT_LIMIT_BYTES) return text(413, "Envelope too large");
@@ -214,11 +270,10 @@ async function tunnel(request: Request, deps: TunnelDeps): Promise<Response> {
     return (await charge(forwardedReports(parsed.items))) ?? forward(body, deps);
   }
   const rows = summarizeEnvelope(parsed.header, parsed.items);
-  if (rows.length > 0) {
-    const refused = await charge(rows.length);
-    if (refused) return refused;
-    await storeEvents(deps.db, rows, deps.store);
-  }
+  // An envelope that stores nothing (a replay segment) is still a report taken.
+  const refused = await charge(Math.max(1, rows.length));
+  if (refused) return refused;
+  if (rows.length > 0) await storeEvents(deps.db, rows, deps.store);
   return new Response(null, { status: 200 });
 }
 
