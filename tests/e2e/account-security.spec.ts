@@ -116,7 +116,7 @@ test("platform admins read the outbox", async ({ page }) => {
     .filter({ hasText: email });
   await expect(message.getByText("Confirm your email address")).toBeVisible();
   await message.getByText("Confirm your email address").click();
-  await expect(message.getByRole("link", { name: /\/api\/auth\/verify-email\?token=/ })).toBeVisible();
+  await expect(message.getByRole("link", { name: /\/sign-up\/confirm\?token=/ })).toBeVisible();
 });
 
 test("register a passkey, then sign in with it (Chromium's virtual authenticator)", async ({
