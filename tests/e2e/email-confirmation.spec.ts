@@ -24,19 +24,18 @@ test("a local instance prints the code and link in its terminal, and the code ty
   // A second production server on the same embedded database and no SMTP_URL, as `npm start` runs.
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const child = spawn("node", ["server.mjs"], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      NODE_ENV: "production",
-      APP_URL: origin,
-      SMTP_URL: "",
-      AUTH_SIGN_UP_LIMIT: "1000",
-      AUTH_SIGN_IN_LIMIT: "1000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+    APP_URL: origin,
+    AUTH_SIGN_UP_LIMIT: "1000",
+    AUTH_SIGN_IN_LIMIT: "1000",
+  };
+  delete env.SMTP_URL;
+  expect(env.DATABASE_MODE).toBe("embedded");
+  const child = spawn("node", ["server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => {
     output += d;

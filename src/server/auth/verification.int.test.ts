@@ -7,6 +7,7 @@ import {
   createTestAuth,
   latestMail,
   linkIn,
+  openConfirmationLink,
   post,
   signIn,
   signUp,
@@ -43,18 +44,6 @@ async function rawSignIn(email: string, password: string, ip: string, cookie?: s
 
 const userId = async (email: string) =>
   (await t.db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0]?.id ?? "";
-
-/**
- * Opens a confirmation link as a person would: a Better Auth link is a GET; ours opens a page whose
- * button POSTs the token. Returns the response that could set cookies.
- */
-async function openConfirmationLink(link: string, ip: string, cookie?: string) {
-  const url = new URL(link);
-  if (url.pathname.startsWith("/api/auth/")) {
-    return auth.handler(new Request(link, { headers: client(ip, cookie) }));
-  }
-  return post(auth, "/email-confirmation/link", { token: url.searchParams.get("token") }, ip, cookie);
-}
 
 /**
  * What an attacker who signed up first with the victim's address had on the account before sign-in
@@ -128,7 +117,7 @@ describe("confirmation links never sign anybody in by themselves", () => {
     const sent = await post(auth, "/send-verification-email", { email: "has-2fa@example.com" }, "10.66.0.1");
     expect(sent.status).toBe(200);
     const link = linkIn((await latestMail(t.db, "has-2fa@example.com", "verify-email"))?.text);
-    const opened = await openConfirmationLink(link, "10.66.0.1");
+    const opened = await openConfirmationLink(auth, link, "10.66.0.1");
     expect(opened.status).toBeLessThan(400);
     expect(hasSession(opened)).toBe(false);
     const [row] = await t.db.select({ verified: user.emailVerified }).from(user).where(eq(user.id, id));
@@ -140,7 +129,7 @@ describe("confirmation links never sign anybody in by themselves", () => {
     const link = linkIn((await latestMail(t.db, "mallory-own@example.com", "verify-email"))?.text);
     // The victim opens Mallory's link, signed in as themselves.
     const victim = await signUp(auth, t.db, "victim-csrf@example.com", { ip: "10.21.0.2" });
-    const opened = await openConfirmationLink(link, "10.21.0.2", victim.cookie);
+    const opened = await openConfirmationLink(auth, link, "10.21.0.2", victim.cookie);
     expect(opened.status).toBeLessThan(400);
     expect(hasSession(opened)).toBe(false);
     const still = await auth.api.getSession({
@@ -150,7 +139,7 @@ describe("confirmation links never sign anybody in by themselves", () => {
     // Signed out, the same kind of link signs in nobody either.
     await rawSignUp("mallory-two@example.com", ATTACKER_PASSWORD, "10.66.0.3", "Mallory");
     const second = linkIn((await latestMail(t.db, "mallory-two@example.com", "verify-email"))?.text);
-    const anonymous = await openConfirmationLink(second, "10.21.0.3");
+    const anonymous = await openConfirmationLink(auth, second, "10.21.0.3");
     expect(hasSession(anonymous)).toBe(false);
   });
 
@@ -236,7 +225,7 @@ describe("pre-account hijacking: confirming the mailbox wipes what a squatter se
     const id = await userId("owner-b@example.com");
     await plantSquatterFactors(id);
     const link = linkIn((await latestMail(t.db, "owner-b@example.com", "verify-email"))?.text);
-    const opened = await openConfirmationLink(link, "10.23.0.3");
+    const opened = await openConfirmationLink(auth, link, "10.23.0.3");
     expect(hasSession(opened)).toBe(false);
     expect(await factorsOf(id)).toEqual({ twoFactorEnabled: false, secrets: 0, passkeys: 0, sessions: [] });
   });
