@@ -76,7 +76,6 @@ test("a local instance prints the code and link in its terminal, and the code ty
     await page.getByLabel("Confirmation code").fill(code);
     await page.getByRole("button", { name: "Confirm", exact: true }).click();
     await expect(page).toHaveURL(/\/onboarding/);
-    await expect(page.getByText("Email confirmed.").first()).toBeVisible();
     await context.close();
   } finally {
     child.kill("SIGTERM");

@@ -13,6 +13,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { confirmCodeAction, confirmLinkAction, openLocalMailAction, resendCodeAction } from "./actions";
+import { AuthCard } from "./auth-card";
 import type { MailHint } from "./confirmation";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
@@ -159,97 +160,135 @@ export function ConfirmCodeForm({
 
 /**
  * The page an emailed link opens: one click confirms (a mail scanner's GET does nothing). Signed in
- * as somebody else, it says so first, and confirming leaves that session as it is.
+ * as somebody else, it says so first, and confirming leaves that session as it is. The whole card is
+ * here: confirming refreshes the page, whose link is then used, and the outcome must stay on screen.
  */
-export function ConfirmLink({
+export function ConfirmLinkCard({
   token,
   email,
   signedInAs,
 }: {
   token: string;
-  email: string;
+  /** The address the link is for; null when the link is broken, used or expired. */
+  email: string | null;
   signedInAs: string | null;
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState("");
-  const [done, setDone] = useState<{ signedIn: boolean; redirectTo: string; already: boolean } | null>(null);
-  const other = signedInAs !== null && signedInAs.toLowerCase() !== email.toLowerCase() ? signedInAs : null;
+  const [done, setDone] = useState<{
+    email: string;
+    other: string | null;
+    signedIn: boolean;
+    redirectTo: string;
+    already: boolean;
+  } | null>(null);
+  const footer = (
+    <Link href="/sign-in" className={linkClass}>
+      Sign in
+    </Link>
+  );
 
   if (done) {
     return (
-      <div className="grid gap-3" role="status">
-        <h2 className="text-lg font-semibold">{done.already ? "Already confirmed" : "Email confirmed"}</h2>
-        <p className="text-sm text-muted-foreground">
-          <span className="font-medium break-all text-foreground">{email}</span>{" "}
-          {done.already ? "was confirmed before." : "is confirmed."}{" "}
-          {done.signedIn
-            ? "You are signed in."
-            : other
-              ? `You are still signed in as ${other}.`
-              : "Sign in with it to continue."}
-        </p>
-        <div>
-          {done.signedIn ? (
-            <Button
-              onClick={() => {
-                router.replace(done.redirectTo);
-                router.refresh();
-              }}
-            >
-              Continue
-            </Button>
-          ) : other ? (
-            <Button asChild variant="outline">
-              <Link href="/dashboard">Back to your dashboard</Link>
-            </Button>
-          ) : (
-            <Button asChild>
-              <Link href={`/sign-in?redirect_url=${encodeURIComponent(done.redirectTo)}`}>Sign in</Link>
-            </Button>
-          )}
+      <AuthCard
+        title={done.already ? "Already confirmed" : "Email confirmed"}
+        description={`${done.email} ${done.already ? "was confirmed before." : "is confirmed."}`}
+        footer={footer}
+      >
+        <div className="grid gap-4" role="status">
+          <p className="text-sm text-muted-foreground">
+            {done.signedIn
+              ? "You are signed in."
+              : done.other
+                ? `You are still signed in as ${done.other}.`
+                : "Sign in with it to continue."}
+          </p>
+          <div>
+            {done.signedIn ? (
+              <Button
+                onClick={() => {
+                  router.replace(done.redirectTo);
+                  router.refresh();
+                }}
+              >
+                Continue
+              </Button>
+            ) : done.other ? (
+              <Button asChild variant="outline">
+                <Link href="/dashboard">Back to your dashboard</Link>
+              </Button>
+            ) : (
+              <Button asChild>
+                <Link href={`/sign-in?redirect_url=${encodeURIComponent(done.redirectTo)}`}>Sign in</Link>
+              </Button>
+            )}
+          </div>
         </div>
-      </div>
+      </AuthCard>
     );
   }
 
+  if (!email) {
+    return (
+      <AuthCard
+        title="This link has expired"
+        description="It was already used, or it is older than 24 hours. If you confirmed your address, sign in; otherwise sign up again for a new code."
+        footer={footer}
+      >
+        <Link href="/sign-up" className={linkClass}>
+          Sign up again
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  const other = signedInAs !== null && signedInAs.toLowerCase() !== email.toLowerCase() ? signedInAs : null;
   return (
-    <div className="grid gap-4">
-      {other ? (
-        <p className="rounded-md border border-amber-500/60 bg-amber-500/10 p-3 text-sm" role="note">
-          You are signed in as <span className="font-medium break-all">{other}</span>. This link is for
-          another account. Confirming it does not sign you out, and does not sign you in to that account.
+    <AuthCard
+      title="Confirm your email address"
+      description="One click confirms the address."
+      footer={footer}
+    >
+      <div className="grid gap-4">
+        {other ? (
+          <p className="rounded-md border border-amber-500/60 bg-amber-500/10 p-3 text-sm" role="note">
+            You are signed in as <span className="font-medium break-all">{other}</span>. This link is for
+            another account. Confirming it does not sign you out, and does not sign you in to that account.
+          </p>
+        ) : null}
+        <p className="text-sm text-muted-foreground">
+          Confirm <span className="font-medium break-all text-foreground">{email}</span> as the address of its
+          Abacus account?
         </p>
-      ) : null}
-      <p className="text-sm text-muted-foreground">
-        Confirm <span className="font-medium break-all text-foreground">{email}</span> as the address of its
-        Abacus account?
-      </p>
-      {error ? (
-        <p className="text-sm text-destructive" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div>
-        <Button
-          disabled={pending}
-          onClick={() =>
-            startTransition(async () => {
-              const result = await callAction(() => confirmLinkAction({ token }));
-              if (!result) return;
-              if (!result.ok) return setError(result.error);
-              if (result.data.signedIn) void refreshViewer();
-              setDone({
-                signedIn: result.data.signedIn,
-                redirectTo: result.data.redirectTo,
-                already: result.data.alreadyConfirmed,
-              });
-            })
-          }
-        >
-          {other ? `Confirm ${email}` : "Confirm email address"}
-        </Button>
+        {error ? (
+          <p className="text-sm text-destructive" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div>
+          <Button
+            disabled={pending}
+            onClick={() =>
+              startTransition(async () => {
+                const result = await callAction(() => confirmLinkAction({ token }));
+                if (!result) return;
+                if (!result.ok) return setError(result.error);
+                if (result.data.signedIn) void refreshViewer();
+                setDone({
+                  email,
+                  other,
+                  signedIn: result.data.signedIn,
+                  redirectTo: result.data.redirectTo,
+                  already: result.data.alreadyConfirmed,
+                });
+              })
+            }
+          >
+            {other ? `Confirm ${email}` : "Confirm email address"}
+          </Button>
+        </div>
       </div>
-    </div>
+    </AuthCard>
   );
 }

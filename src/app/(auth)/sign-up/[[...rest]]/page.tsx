@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
-import { ConfirmCodeForm, ConfirmLink } from "@/features/auth/confirm-email";
+import { ConfirmCodeForm, ConfirmLinkCard } from "@/features/auth/confirm-email";
 import { currentAttempt, linkTarget, mailHint } from "@/features/auth/confirmation";
 import { SignUpForm } from "@/features/auth/sign-up-form";
 import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
@@ -24,27 +24,7 @@ async function ConfirmScreen({ token, target }: { token?: string; target: string
   if (token) {
     const link = await linkTarget(token);
     return (
-      <AuthCard
-        title={link ? "Confirm your email address" : "This link has expired"}
-        description={
-          link
-            ? "One click confirms the address."
-            : "It was already used, or it is older than 24 hours. If you confirmed your address, sign in; otherwise sign up again for a new code."
-        }
-        footer={
-          <Link href="/sign-in" className={linkClass}>
-            Sign in
-          </Link>
-        }
-      >
-        {link ? (
-          <ConfirmLink token={token} email={link.email} signedInAs={viewer?.user.email ?? null} />
-        ) : (
-          <Link href="/sign-up" className={linkClass}>
-            Sign up again
-          </Link>
-        )}
-      </AuthCard>
+      <ConfirmLinkCard token={token} email={link?.email ?? null} signedInAs={viewer?.user.email ?? null} />
     );
   }
   if (viewer) redirect(target);
