@@ -108,8 +108,8 @@ export function ConfirmCodeForm({
         <MailCheck className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden="true" />
         <p className="text-sm text-muted-foreground">
           We sent a 6-digit code and a link to{" "}
-          <span className="font-medium break-all text-foreground">{email}</span>. Type the code here, or open
-          the link. Both work for 24 hours.
+          <span className="font-medium wrap-anywhere text-foreground">{email}</span>. Type the code here, or
+          open the link. Both work for 24 hours.
         </p>
       </div>
       <form noValidate onSubmit={form.submit} className="grid gap-1">
@@ -183,7 +183,8 @@ export function ConfirmLinkCard({
     redirectTo: string;
     already: boolean;
   } | null>(null);
-  const footer = (
+  // Somebody signed in here has no use for a "Sign in" link.
+  const footer = signedInAs ? null : (
     <Link href="/sign-in" className={linkClass}>
       Sign in
     </Link>
@@ -250,16 +251,16 @@ export function ConfirmLinkCard({
       description="One click confirms the address."
       footer={footer}
     >
-      <div className="grid gap-4">
+      <div className="grid min-w-0 gap-4">
         {other ? (
           <p className="rounded-md border border-amber-500/60 bg-amber-500/10 p-3 text-sm" role="note">
-            You are signed in as <span className="font-medium break-all">{other}</span>. This link is for
+            You are signed in as <span className="font-medium wrap-anywhere">{other}</span>. This link is for
             another account. Confirming it does not sign you out, and does not sign you in to that account.
           </p>
         ) : null}
         <p className="text-sm text-muted-foreground">
-          Confirm <span className="font-medium break-all text-foreground">{email}</span> as the address of its
-          Abacus account?
+          Confirm <span className="font-medium wrap-anywhere text-foreground">{email}</span> as the address of
+          its Abacus account?
         </p>
         {error ? (
           <p className="text-sm text-destructive" role="alert">
@@ -285,7 +286,7 @@ export function ConfirmLinkCard({
               })
             }
           >
-            {other ? `Confirm ${email}` : "Confirm email address"}
+            Confirm email address
           </Button>
         </div>
       </div>
