@@ -48,7 +48,9 @@ async function newestMail(to, kind) {
 const existing = await call("/sign-up/email", {
   body: { name: "Probe", email: "owner@abacus.local", password },
 });
-const fresh = await call("/sign-up/email", { body: { name: "Probe", email: `probe-${stamp}@example.com`, password } });
+const fresh = await call("/sign-up/email", {
+  body: { name: "Probe", email: `probe-${stamp}@example.com`, password },
+});
 console.log(
   `sign-up: existing ${existing.status} ${existing.text} | new ${fresh.status} ${fresh.text} | identical: ${existing.text === fresh.text}`,
 );
@@ -67,11 +69,15 @@ if (link.pathname.startsWith("/api/auth/")) {
 } else {
   opened = await call("/email-confirmation/link", { body: { token: link.searchParams.get("token") } });
 }
-console.log(`link from send-verification-email: ${link.pathname} -> ${opened.status}, session: ${hasSession(opened)}`);
+console.log(
+  `link from send-verification-email: ${link.pathname} -> ${opened.status}, session: ${hasSession(opened)}`,
+);
 
 // 2c. Enrolment while unconfirmed: a session of an account marked unconfirmed (as before the rules).
-const admin = await call("/sign-in/email", { body: { email: "member@abacus.local", password: "abacus-demo-2026" } });
-const cookie = admin.jar.join("; ");
+const member = await call("/sign-in/email", {
+  body: { email: "member@abacus.local", password: "abacus-demo-2026" },
+});
+const cookie = member.jar.join("; ");
 await sql`update "user" set email_verified = false where email = 'member@abacus.local'`;
 const enable = await call("/two-factor/enable", { body: { password: "abacus-demo-2026" }, cookie });
 const register = await call("/passkey/generate-register-options", { method: "GET", cookie });
@@ -80,9 +86,13 @@ await sql`delete from two_factor where user_id = (select id from "user" where em
 console.log(`unconfirmed enrolment: two-factor/enable ${enable.status}, passkey options ${register.status}`);
 
 // 14. get-full-organization for an organization one is not in: the active organization after it.
-const [other] = await sql`insert into organization (id, name, slug) values (${`probe-${stamp}`}, 'Probe Org', ${`probe-org-${stamp}`}) returning id`;
+const [other] =
+  await sql`insert into organization (id, name, slug) values (${`probe-${stamp}`}, 'Probe Org', ${`probe-org-${stamp}`}) returning id`;
 const before = await call("/get-session", { method: "GET", cookie });
-const denied = await call(`/organization/get-full-organization?organizationId=${other.id}`, { method: "GET", cookie });
+const denied = await call(`/organization/get-full-organization?organizationId=${other.id}`, {
+  method: "GET",
+  cookie,
+});
 const after = await call("/get-session", { method: "GET", cookie });
 const active = (r) => JSON.parse(r.text || "null")?.session?.activeOrganizationId ?? null;
 console.log(
