@@ -58,6 +58,8 @@ const password = "a-long-unusual-passphrase";
 
 const existing = "exists@example.com";
 await auth.api.signUpEmail({ body: { name: "Exists", email: existing, password }, headers: headers() });
+// A confirmed account (only those can sign in); how it got confirmed does not matter here.
+await sql`update "user" set email_verified = true where email = ${existing}`;
 const signedIn = await auth.api.signInEmail({
   body: { email: existing, password },
   headers: headers(),

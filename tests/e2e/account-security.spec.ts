@@ -116,7 +116,7 @@ test("platform admins read the outbox", async ({ page }) => {
     .filter({ hasText: email });
   await expect(message.getByText("Confirm your email address")).toBeVisible();
   await message.getByText("Confirm your email address").click();
-  await expect(message.getByRole("link", { name: /\/api\/auth\/verify-email\?token=/ })).toBeVisible();
+  await expect(message.getByRole("link", { name: /\/sign-up\/confirm\?token=/ })).toBeVisible();
 });
 
 test("register a passkey, then sign in with it (Chromium's virtual authenticator)", async ({
@@ -154,4 +154,34 @@ test("register a passkey, then sign in with it (Chromium's virtual authenticator
   await expect(page).not.toHaveURL(/\/sign-in/);
   await page.goto("/user-profile");
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+});
+
+test("a passkey is refused when the authenticator did not verify the user (presence alone is not enough)", async ({
+  page,
+  context,
+}) => {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "usb",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: false,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const email = uniqueEmail("no-uv");
+  await page.goto("/sign-up");
+  await signUpAndVerify(page, { name: "Una Unverified-Key", email });
+  await page.goto("/user-profile");
+  await page.getByLabel("Name for a new passkey (optional)").fill("Tap only");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(
+    page.getByText(/No passkey was created|did not verify you|could not be verified/).first(),
+  ).toBeVisible();
+  await expect(page.getByRole("list", { name: "Passkeys" }).getByText("Tap only")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText("Tap only")).toHaveCount(0);
 });

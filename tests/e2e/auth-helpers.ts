@@ -51,9 +51,18 @@ export async function mailedLink(to: string, kind?: string): Promise<string> {
   return url.pathname + url.search;
 }
 
+/** The 6-digit code in the newest confirmation mail to `to`. */
+export async function mailedCode(to: string): Promise<string> {
+  const { text } = await latestMail(to, "verify-email");
+  const match = /confirmation code: (\d{6})/.exec(text);
+  if (!match?.[1]) throw new Error(`no code in the mail to ${to}`);
+  return match[1];
+}
+
 /**
- * Fills in the sign-up form, then opens the confirmation link from the outbox (which signs the new
- * user in and continues to onboarding, or to the invitation it started from).
+ * Fills in the sign-up form, then types the emailed code on the "Check your email" screen (which
+ * confirms the address, signs the new user in and continues to onboarding, or to the invitation it
+ * started from).
  */
 export async function signUpAndVerify(page: Page, opts: { name: string; email: string; password?: string }) {
   await page.getByLabel("Name").fill(opts.name);
@@ -61,7 +70,9 @@ export async function signUpAndVerify(page: Page, opts: { name: string; email: s
   await page.getByLabel("Password").fill(opts.password ?? "a-long-unusual-passphrase");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible({ timeout: 20_000 });
-  await page.goto(await mailedLink(opts.email, "verify-email"));
+  await page.getByLabel("Confirmation code").fill(await mailedCode(opts.email));
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(page).not.toHaveURL(/\/sign-up/, { timeout: 20_000 });
 }
 
 /** Signs up and walks through onboarding with a new organization and the Free plan. */

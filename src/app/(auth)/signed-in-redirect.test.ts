@@ -48,7 +48,7 @@ describe("signed-in visitors of the auth screens with a hostile redirect_url", (
   it.each(PAYLOADS)("%j stays on this site from /sign-in and /sign-up", async (payload) => {
     const searchParams = Promise.resolve({ redirect_url: payload });
     const fromSignIn = await locationOf(() => signIn({ params: Promise.resolve({}), searchParams }));
-    const fromSignUp = await locationOf(() => signUp({ searchParams }));
+    const fromSignUp = await locationOf(() => signUp({ params: Promise.resolve({}), searchParams }));
     for (const location of [fromSignIn, fromSignUp]) {
       expect(location).toBe("/dashboard");
     }
@@ -59,6 +59,8 @@ describe("signed-in visitors of the auth screens with a hostile redirect_url", (
     expect(await locationOf(() => signIn({ params: Promise.resolve({}), searchParams }))).toBe(
       "/pricing?currency=USD",
     );
-    expect(await locationOf(() => signUp({ searchParams }))).toBe("/pricing?currency=USD");
+    expect(await locationOf(() => signUp({ params: Promise.resolve({}), searchParams }))).toBe(
+      "/pricing?currency=USD",
+    );
   });
 });

@@ -6,7 +6,11 @@ import { safeRedirectPath } from "@/core/auth/redirect";
 import { type ActionResult, publicAction } from "@/server/action";
 import { getAuth } from "@/server/auth";
 import { authError } from "@/server/auth/adapter";
+import { localConfirmationMail } from "./confirmation";
 import {
+  confirmCodeSchema,
+  confirmLinkSchema,
+  emptySchema,
   forgotPasswordSchema,
   passkeySignInSchema,
   resetPasswordSchema,
@@ -40,6 +44,15 @@ export const signInAction = publicAction(
     } catch (error) {
       const api = authError(error);
       if (api?.code === "RATE_LIMITED") return { ok: false, error: api.message };
+      // The right password for an account whose address is not confirmed: no session; a new code
+      // was mailed for this browser (./verification.ts), typed on the confirmation screen.
+      if (api?.code === "EMAIL_NOT_VERIFIED") {
+        return {
+          ok: true,
+          data: { redirectTo: confirmScreen(target) },
+          message: "Confirm your email address first: we sent you a new code.",
+        };
+      }
       if (api?.code === "BANNED_USER" || /banned/i.test(api?.message ?? "")) {
         return {
           ok: false,
@@ -53,14 +66,16 @@ export const signInAction = publicAction(
   },
 );
 
+const confirmScreen = (target: string) => `/sign-up/confirm?redirect_url=${encodeURIComponent(target)}`;
+
 /**
- * Creates the account and sends the confirmation link. The answer is the same whether or not the
- * address already has an account (that owner gets an email saying so instead), so sign-up does
- * not reveal who uses Abacus. The link signs the new user in.
+ * Creates the account and mails a code and link. The answer is the same whether or not the address
+ * already has an account (that owner gets an email saying so instead), so sign-up does not reveal
+ * who uses Abacus. The code, typed on the next screen in this browser, confirms and signs in.
  */
 export const signUpAction = publicAction(
   signUpSchema,
-  async ({ input: data }): Promise<ActionResult<{ email: string }>> => {
+  async ({ input: data }): Promise<ActionResult<{ redirectTo: string }>> => {
     const { name, email, password, redirectUrl } = data;
     // The password is judged once, by the Better Auth hook (./auth.ts), which also guards the raw endpoint.
     // New users set up their account first; an invitation link brings them back to it afterwards.
@@ -83,7 +98,93 @@ export const signUpAction = publicAction(
       if (api) return { ok: false, error: api.message };
       throw error;
     }
-    return { ok: true, data: { email } };
+    return { ok: true, data: { redirectTo: confirmScreen(target) } };
+  },
+);
+
+/** The code from the confirmation email, typed in the browser that signed up (or tried to sign in). */
+export const confirmCodeAction = publicAction(
+  confirmCodeSchema,
+  async ({ input }): Promise<ActionResult<{ redirectTo: string }>> => {
+    try {
+      const result = (await getAuth().api.confirmEmailCode({
+        body: { code: input.code },
+        headers: await headers(),
+      })) as { signedIn: boolean; alreadyConfirmed: boolean; redirectTo: string };
+      const next = safeRedirectPath(result.redirectTo || input.redirectUrl, "/onboarding");
+      if (result.signedIn) return { ok: true, data: { redirectTo: next }, message: "Email confirmed." };
+      return {
+        ok: true,
+        data: { redirectTo: `/sign-in?redirect_url=${encodeURIComponent(next)}` },
+        message: result.alreadyConfirmed
+          ? "Your address was already confirmed. Sign in to continue."
+          : "Email confirmed. Sign in to continue.",
+      };
+    } catch (error) {
+      const api = authError(error);
+      if (!api) throw error;
+      if (api.code === "INVALID_CODE")
+        return { ok: false, error: api.message, fieldErrors: { code: api.message } };
+      return { ok: false, error: api.message };
+    }
+  },
+);
+
+/** The emailed link, confirmed with a click on the page it opened (never on the GET itself). */
+export const confirmLinkAction = publicAction(
+  confirmLinkSchema,
+  async ({
+    input,
+  }): Promise<
+    ActionResult<{ email: string; signedIn: boolean; alreadyConfirmed: boolean; redirectTo: string }>
+  > => {
+    try {
+      const result = (await getAuth().api.confirmEmailLink({
+        body: { token: input.token },
+        headers: await headers(),
+      })) as { email: string; signedIn: boolean; alreadyConfirmed: boolean; redirectTo: string };
+      return {
+        ok: true,
+        data: {
+          email: result.email,
+          signedIn: result.signedIn,
+          alreadyConfirmed: result.alreadyConfirmed,
+          redirectTo: safeRedirectPath(result.redirectTo, "/onboarding"),
+        },
+      };
+    } catch (error) {
+      const api = authError(error);
+      if (!api) throw error;
+      return {
+        ok: false,
+        error: "This link has expired or was already used. Sign in, or sign up again for a new one.",
+      };
+    }
+  },
+);
+
+/** A new code (and link) for this browser's confirmation. */
+export const resendCodeAction = publicAction(emptySchema, async (): Promise<ActionResult> => {
+  try {
+    await getAuth().api.resendEmailConfirmation({ body: {}, headers: await headers() });
+  } catch (error) {
+    const api = authError(error);
+    if (!api) throw error;
+    return { ok: false, error: api.message };
+  }
+  return { ok: true, data: undefined, message: "We sent a new code. Use the newest email." };
+});
+
+/**
+ * Development on a local instance only: the newest confirmation mail of this browser's attempt, so
+ * the screen can show it (the same text the terminal printed).
+ */
+export const openLocalMailAction = publicAction(
+  emptySchema,
+  async (): Promise<ActionResult<{ subject: string; text: string }>> => {
+    const mail = await localConfirmationMail();
+    if (!mail) return { ok: false, error: "No email to show here. Look in the terminal where the app runs." };
+    return { ok: true, data: mail };
   },
 );
 

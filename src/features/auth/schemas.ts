@@ -47,3 +47,18 @@ export const passkeySignInSchema = z.object({
     .refine((v) => Object.keys(v).length <= 20, { message: "That passkey response is not valid." }),
   redirectUrl: z.string().max(2048).optional(),
 });
+
+export const confirmCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1, "Enter the 6-digit code from the email.")
+    .max(20, "That code is too long.")
+    .transform((value) => value.replace(/\s+/g, ""))
+    .refine((value) => /^\d{6}$/.test(value), "The code is 6 digits, like 123456."),
+  redirectUrl: z.string().max(2048).optional(),
+});
+
+export const confirmLinkSchema = z.object({ token: z.string().min(1).max(200) });
+
+export const emptySchema = z.object({});

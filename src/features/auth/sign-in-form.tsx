@@ -2,12 +2,15 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { signInAction } from "./actions";
+
+const awaitsConfirmation = (path: string) => path.startsWith("/sign-up/confirm");
 
 export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
   const router = useRouter();
@@ -16,8 +19,11 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",
-      success: (result) => result.message ?? "Signed in.",
+      // An unconfirmed address continues at the code screen: a note, not a "signed in" success.
+      success: (result) =>
+        awaitsConfirmation(result.data.redirectTo) ? null : (result.message ?? "Signed in."),
       onSuccess: (result) => {
+        if (awaitsConfirmation(result.data.redirectTo) && result.message) notify.info(result.message);
         void refreshViewer();
         router.replace(result.data.redirectTo);
         router.refresh();

@@ -1,7 +1,6 @@
 "use client";
 
-import { MailCheck } from "lucide-react";
-import { useState } from "react";
+import { useRouter } from "next/navigation";
 import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { Field } from "@/components/ui/field";
@@ -11,39 +10,16 @@ import { PASSWORD_MIN } from "@/core/auth/constants";
 import { signUpAction } from "./actions";
 
 export function SignUpForm({ redirectUrl }: { redirectUrl?: string }) {
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const router = useRouter();
   const form = useActionForm(
     { name: "", email: "", password: "" },
     (values) => signUpAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-up",
-      success: "Check your inbox to confirm your email address.",
-      onSuccess: (result) => setSentTo(result.data.email),
+      // No toast: the next screen says what to do.
+      onSuccess: (result) => router.push(result.data.redirectTo),
     },
   );
-  if (sentTo) {
-    return (
-      <div className="grid gap-3" role="status">
-        <MailCheck className="size-8 text-primary" aria-hidden="true" />
-        <h2 className="text-lg font-semibold">Check your email</h2>
-        <p className="text-sm text-muted-foreground">
-          We sent a link to <span className="font-medium text-foreground">{sentTo}</span>. Open it to confirm
-          your address and continue setting up your account. The link works for 24 hours.
-        </p>
-        <p className="text-sm text-muted-foreground">
-          No email? Check your spam folder, or{" "}
-          <button
-            type="button"
-            className="font-medium text-primary underline-offset-4 hover:underline"
-            onClick={() => setSentTo(null)}
-          >
-            try another address
-          </button>
-          .
-        </p>
-      </div>
-    );
-  }
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
       <Field id="sign-up-name" label="Name" error={form.fieldErrors.name}>

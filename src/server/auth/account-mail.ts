@@ -5,9 +5,10 @@ import { user } from "../db/schema";
 import type { Mailer } from "../mail/outbox";
 import { mailTemplates } from "../mail/templates";
 import { recordSecurityEvent } from "./security-events";
+import { mailDetachedConfirmation, removeUnprovenFactors } from "./verification";
 
 export const RESET_PASSWORD_EXPIRES_IN = 60 * 60;
-export const EMAIL_VERIFICATION_EXPIRES_IN = 60 * 60 * 24;
+export { EMAIL_VERIFICATION_EXPIRES_IN } from "./verification";
 
 export function resetPasswordLink(origin: string, token: string): string {
   return new URL(`/sign-in/reset-password?token=${encodeURIComponent(token)}`, origin).toString();
@@ -17,24 +18,35 @@ export function resetPasswordLink(origin: string, token: string): string {
  * The mail Better Auth asks us to send, and the account changes we tell the user about. Wired
  * into the configuration in ./auth.ts; every message goes through the outbox.
  */
-export function accountMail(db: Db, mailer: Mailer, origin: string) {
+export function accountMail(db: Db, mailer: Mailer, origin: string, secret: string) {
   const currentEmail = async (userId: string) =>
     (await db.select({ email: user.email }).from(user).where(eq(user.id, userId)))[0]?.email;
 
   return {
-    /** Sign-up verification, and confirmation of a new address when the email is being changed. */
+    /**
+     * Confirmation of a new address when the email is being changed (Better Auth's link). Asked for an
+     * unconfirmed account's own address (send-verification-email), it mails our code and link instead
+     * (./verification.ts), which confirm but never sign anybody in.
+     */
     async sendVerificationEmail(data: { user: { id: string; email: string }; url: string }) {
       const stored = await currentEmail(data.user.id);
       const changing = stored !== undefined && stored.toLowerCase() !== data.user.email.toLowerCase();
-      await mailer.send(
-        data.user.email,
-        changing
-          ? mailTemplates.changeEmail(origin, data.url, data.user.email)
-          : mailTemplates.verifyEmail(origin, data.url),
+      if (changing) {
+        await mailer.send(data.user.email, mailTemplates.changeEmail(origin, data.url, data.user.email));
+        return;
+      }
+      await mailDetachedConfirmation(
+        db,
+        { mailer, origin, secret },
+        { userId: data.user.id, email: data.user.email },
       );
     },
-    /** Sign-up with an address that already has an account: the answer is the same, the mail says why. */
-    async onExistingUserSignUp(data: { user: { email: string } }) {
+    /**
+     * Sign-up with an address that already has a confirmed account: the answer is the same, the mail
+     * says why. An unconfirmed one gets a new code instead (./verification.ts).
+     */
+    async onExistingUserSignUp(data: { user: { email: string; emailVerified: boolean } }) {
+      if (!data.user.emailVerified) return;
       await mailer.send(data.user.email, mailTemplates.accountExists(origin));
     },
     async sendResetPassword(data: { user: { email: string }; token: string }) {
@@ -43,11 +55,31 @@ export function accountMail(db: Db, mailer: Mailer, origin: string) {
         mailTemplates.resetPassword(origin, resetPasswordLink(origin, data.token)),
       );
     },
-    async onPasswordReset(data: { user: { id: string } }, request?: Request) {
+    /**
+     * A reset through the mailbox proves the address. On an unconfirmed account it confirms it, and
+     * whatever was set up before (two-factor, passkeys; the sessions Better Auth revokes anyway) is
+     * removed: it may be someone else's who signed up with this address first.
+     */
+    async onPasswordReset(data: { user: { id: string; emailVerified?: boolean } }, request?: Request) {
+      let removed: string | null = null;
+      if (data.user.emailVerified === false) {
+        const found = await db.transaction(async (tx) => {
+          const factors = await removeUnprovenFactors(tx, data.user.id);
+          await tx.update(user).set({ emailVerified: true }).where(eq(user.id, data.user.id));
+          return factors;
+        });
+        const parts = [
+          found.twoFactor ? "two-factor authentication" : null,
+          found.passkeys ? `${found.passkeys} passkey${found.passkeys === 1 ? "" : "s"}` : null,
+        ].filter((p): p is string => p !== null);
+        removed = parts.length ? parts.join(" and ") : null;
+      }
       await recordSecurityEvent(db, mailer, origin, {
         userId: data.user.id,
         kind: "password-reset",
-        detail: "Every device was signed out.",
+        detail: removed
+          ? `Every device was signed out, and ${removed} set up before your address was confirmed ${removed.includes(" and ") || removed.endsWith("s") ? "were" : "was"} removed.`
+          : "Every device was signed out.",
         userAgent: request?.headers.get("user-agent"),
       });
     },

@@ -2,12 +2,12 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
-import { and, count, eq, gt, max, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { accountDelaySeconds, LOCKOUT_WINDOW_SECONDS, waitPhrase } from "@/core/auth/lockout";
 import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract.mjs";
 import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
-import { member, rateLimitEvents } from "../db/schema";
+import { member, rateLimitEvents, securityEvents } from "../db/schema";
 import type { Mailer } from "../mail/outbox";
 import { recordSecurityEvent } from "./security-events";
 
@@ -52,6 +52,59 @@ async function oldestFailureAge(db: Db, subject: string): Promise<number> {
       ),
     );
   return Math.max(1, row?.wait ?? 1);
+}
+
+/** Marks this browser as one the owner of `email` signed in from (see DEVICE_COOKIE). */
+export async function rememberDevice(
+  ctx: {
+    setSignedCookie: (
+      name: string,
+      value: string,
+      secret: string,
+      attributes: { httpOnly: boolean; sameSite: "lax"; secure?: boolean; path: string; maxAge: number },
+    ) => Promise<unknown>;
+    context: { authCookies: { sessionToken: { attributes: { secure?: boolean } } } };
+  },
+  email: string,
+  secret: string,
+) {
+  await ctx.setSignedCookie(DEVICE_COOKIE, deviceValue(email), secret, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: ctx.context.authCookies.sessionToken.attributes.secure,
+    path: "/",
+    maxAge: DEVICE_COOKIE_MAX_AGE,
+  });
+}
+
+/**
+ * A sign-in from a browser without the device cookie: a new device, unless the account has never
+ * signed in before (its very first sign-in is not news to its owner, and is recorded silently).
+ */
+async function noteSignIn(
+  db: Db,
+  options: AccountSecurityOptions,
+  userId: string,
+  email: string,
+  userAgent: string | null | undefined,
+) {
+  const [earlier] = await db
+    .select({ id: securityEvents.id })
+    .from(securityEvents)
+    .where(
+      and(
+        eq(securityEvents.userId, userId),
+        inArray(securityEvents.kind, ["new-device-sign-in", "first-sign-in"]),
+      ),
+    )
+    .limit(1);
+  await recordSecurityEvent(db, options.mailer, options.origin, {
+    userId,
+    kind: earlier ? "new-device-sign-in" : "first-sign-in",
+    userAgent,
+    notifyEmail: email.trim().toLowerCase(),
+    notify: Boolean(earlier),
+  });
 }
 
 const tooMany = (message: string) => new APIError("TOO_MANY_REQUESTS", { message, code: "RATE_LIMITED" });
@@ -231,24 +284,13 @@ export function accountSecurity(db: Db, options: AccountSecurityOptions) {
                   eq(rateLimitEvents.subject, accountKey(email)),
                 ),
               );
-            await ctx.setSignedCookie(DEVICE_COOKIE, deviceValue(email), options.secret, {
-              httpOnly: true,
-              sameSite: "lax",
-              secure: ctx.context.authCookies.sessionToken.attributes.secure,
-              path: "/",
-              maxAge: DEVICE_COOKIE_MAX_AGE,
-            });
+            await rememberDevice(ctx, email, options.secret);
             const userId =
               ctx.context.newSession?.user.id ?? (returned as { user?: { id?: string } } | null)?.user?.id;
             await Promise.all([
               forgiven,
               !known && userId
-                ? recordSecurityEvent(db, options.mailer, options.origin, {
-                    userId,
-                    kind: "new-device-sign-in",
-                    userAgent: ctx.headers?.get("user-agent"),
-                    notifyEmail: email.trim().toLowerCase(),
-                  })
+                ? noteSignIn(db, options, userId, email, ctx.headers?.get("user-agent"))
                 : null,
             ]);
           }),

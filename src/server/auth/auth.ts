@@ -23,6 +23,8 @@ import {
   organizationLimit,
 } from "./organization-limit";
 import { passwordHashing } from "./password-hashing";
+import { emailConfirmation } from "./verification";
+import { passkeyUserVerification, refuseUnconfirmedSession } from "./verification-rules";
 
 export type AuthConfig = {
   baseURL: string;
@@ -70,7 +72,7 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
  */
 export function createAuth(db: Db, config: AuthConfig) {
   const mailer = config.mailer ?? createMailer(db);
-  const mail = accountMail(db, mailer, config.baseURL);
+  const mail = accountMail(db, mailer, config.baseURL, config.secret);
   const ownedLimit = config.organizationsPerUser ?? DEFAULT_ORGANIZATIONS_PER_USER;
   return betterAuth({
     appName: "Abacus",
@@ -85,8 +87,10 @@ export function createAuth(db: Db, config: AuthConfig) {
       minPasswordLength: 10,
       maxPasswordLength: 128,
       password: passwordHashing,
-      // Sign-up answers the same whether or not the address has an account; the link signs in.
+      // Sign-up answers the same whether or not the address has an account (./verification.ts).
       autoSignIn: false,
+      // No session until the address is confirmed (the code or link of ./verification.ts).
+      requireEmailVerification: true,
       onExistingUserSignUp: mail.onExistingUserSignUp,
       sendResetPassword: mail.sendResetPassword,
       resetPasswordTokenExpiresIn: RESET_PASSWORD_EXPIRES_IN,
@@ -94,8 +98,10 @@ export function createAuth(db: Db, config: AuthConfig) {
       revokeSessionsOnPasswordReset: true,
     },
     emailVerification: {
-      sendOnSignUp: true,
-      autoSignInAfterVerification: true,
+      // Sign-up's code and link come from ./verification.ts; Better Auth's own link only changes an
+      // address, and never signs anybody in.
+      sendOnSignUp: false,
+      autoSignInAfterVerification: false,
       expiresIn: EMAIL_VERIFICATION_EXPIRES_IN,
       sendVerificationEmail: mail.sendVerificationEmail,
     },
@@ -167,8 +173,10 @@ export function createAuth(db: Db, config: AuthConfig) {
       },
       session: {
         create: {
-          // A new session starts in the user's first organization (Better Auth leaves it empty).
+          // A new session starts in the user's first organization (Better Auth leaves it empty); an
+          // account whose address is not confirmed gets none (passkeys included), impersonation aside.
           before: async (newSession) => {
+            await refuseUnconfirmedSession(db, newSession);
             const [first] = await db
               .select({ organizationId: schema.member.organizationId })
               .from(schema.member)
@@ -208,12 +216,15 @@ export function createAuth(db: Db, config: AuthConfig) {
         origin: config.baseURL,
         secret: config.secret,
       }),
+      emailConfirmation(db, { mailer, origin: config.baseURL, secret: config.secret }),
       twoFactor({ issuer: "Abacus", skipVerificationOnEnable: false }),
-      // WebAuthn bound to this instance's origin (never to whatever Origin a request claims).
+      // WebAuthn bound to this instance's origin (never to whatever Origin a request claims), and
+      // only with the authenticator's user verification (PIN, biometrics), not mere presence.
       passkey({
         rpName: "Abacus",
         rpID: new URL(config.baseURL).hostname,
         origin: new URL(config.baseURL).origin,
+        ...passkeyUserVerification,
       }),
       nextCookies(),
     ],

@@ -16,13 +16,15 @@ export const SECURITY_EVENT_TITLES: Record<SecurityEventKind, string> = {
   "two-factor-disabled": "Two-factor authentication was turned off",
   "passkey-added": "A passkey was added",
   "passkey-removed": "A passkey was removed",
+  "email-confirmed": "Your email address was confirmed",
+  "first-sign-in": "First sign-in",
 };
 
 const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /**
  * Records a security event for the user and emails them about it (to `notifyEmail` when given,
- * e.g. the old address after an email change).
+ * e.g. the old address after an email change), unless `notify` is false.
  */
 export async function recordSecurityEvent(
   db: Db,
@@ -34,6 +36,8 @@ export async function recordSecurityEvent(
     detail?: string;
     userAgent?: string | null;
     notifyEmail?: string;
+    /** Email the user about it (default); `false` only lists it in the profile. */
+    notify?: boolean;
   },
 ): Promise<void> {
   const [row] = await db
@@ -45,6 +49,7 @@ export async function recordSecurityEvent(
       userAgent: event.userAgent?.slice(0, 300) ?? null,
     })
     .returning({ createdAt: securityEvents.createdAt });
+  if (event.notify === false) return;
   let to = event.notifyEmail;
   if (!to) {
     const [u] = await db.select({ email: user.email }).from(user).where(eq(user.id, event.userId));

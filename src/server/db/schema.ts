@@ -453,6 +453,8 @@ export const securityEventKinds = [
   "two-factor-disabled",
   "passkey-added",
   "passkey-removed",
+  "email-confirmed",
+  "first-sign-in",
 ] as const;
 
 /** What happened to an account's security, listed in the profile and emailed to the user. */

@@ -6,13 +6,22 @@ import { createSmtpSender } from "./smtp";
 
 const holder = globalThis as typeof globalThis & { __abacusMailer?: Mailer };
 
-/** The instance's mailer: outbox always, SMTP when SMTP_URL is set, console in development. */
+/** The instance's mailer: outbox always, SMTP when SMTP_URL is set, the terminal on a local instance. */
 export function getMailer(): Mailer {
   if (holder.__abacusMailer) return holder.__abacusMailer;
   const env = getEnv();
   holder.__abacusMailer = createMailer(getDb(), {
     deliver: env.SMTP_URL ? createSmtpSender(env.SMTP_URL, env.MAIL_FROM) : undefined,
-    log: env.NODE_ENV === "development",
+    announce: localMail() ? (line) => console.info(line) : undefined,
   });
   return holder.__abacusMailer;
+}
+
+/**
+ * A local instance: the embedded database and no mail server. Nothing is delivered, so the links
+ * and codes are printed in the terminal that started the app (never anywhere else: they are secrets).
+ */
+export function localMail(): boolean {
+  const env = getEnv();
+  return env.DATABASE_MODE === "embedded" && !env.SMTP_URL;
 }

@@ -19,9 +19,24 @@ export type Mailer = {
 export type MailerOptions = {
   /** Delivers one message; absent without SMTP_URL. */
   deliver?: (to: string, message: MailMessage) => Promise<void>;
-  /** Print each message to the console (development). */
-  log?: boolean;
+  /**
+   * Print each message's links (and code) to the terminal, one line each: only on a local instance,
+   * where nothing is delivered and the person at the terminal is the one who signed up.
+   */
+  announce?: (line: string) => void;
 };
+
+/** The terminal lines for one message on a local instance: its links and its code, never its body. */
+export function announcementLines(to: string, message: MailMessage): string[] {
+  // Every message ends with the instance's bare origin: not a link anyone needs from the terminal.
+  const links = [...new Set(message.text.match(/https?:\/\/\S+/g) ?? [])].filter((link) => {
+    const url = URL.canParse(link) ? new URL(link) : null;
+    return url !== null && (url.pathname !== "/" || url.search !== "");
+  });
+  const code = message.code ? ` code ${message.code}` : "";
+  if (links.length === 0) return code ? [`[mail] ${message.subject} (to ${to}):${code}`] : [];
+  return links.map((link, i) => `[mail] ${message.subject} (to ${to}):${i === 0 ? code : ""} ${link}`);
+}
 
 /**
  * Mail that always goes somewhere: every message is written to the outbox table first, so it can
@@ -47,7 +62,7 @@ export function createMailer(db: Db, options: MailerOptions = {}): Mailer {
         .insert(mailOutbox)
         .values({ to, kind: message.kind, subject: message.subject, text: message.text, html: message.html })
         .returning({ id: mailOutbox.id });
-      if (options.log) console.info(`[mail] to ${to}: ${message.subject}\n${message.text}\n`);
+      if (options.announce) for (const line of announcementLines(to, message)) options.announce(line);
       const deliver = options.deliver;
       if (!deliver || !row) return;
       const job = deliver(to, message).then(

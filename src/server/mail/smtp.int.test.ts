@@ -93,7 +93,7 @@ describe("mail with SMTP_URL", () => {
     });
     await mailer.send(
       "nobody@example.com",
-      mailTemplates.verifyEmail("https://abacus.test", "https://abacus.test/v"),
+      mailTemplates.verifyEmail("https://abacus.test", "https://abacus.test/v", "123456"),
     );
     await mailer.flush();
     const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, "nobody@example.com"));

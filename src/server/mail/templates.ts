@@ -1,7 +1,14 @@
 import type { mailKinds } from "../db/schema";
 
 export type MailKind = (typeof mailKinds)[number];
-export type MailMessage = { kind: MailKind; subject: string; text: string; html: string };
+export type MailMessage = {
+  kind: MailKind;
+  subject: string;
+  text: string;
+  html: string;
+  /** A confirmation code the message carries (printed with its link on a local instance). */
+  code?: string;
+};
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -35,12 +42,20 @@ ${body}
 }
 
 export const mailTemplates = {
-  verifyEmail(origin: string, link: string): MailMessage {
-    return compose("verify-email", origin, "Confirm your email address", [
-      { p: "Welcome to Abacus. Confirm that this is your email address to finish creating your account." },
-      { link, label: "Confirm email address" },
-      { small: "The link works for 24 hours. If you did not sign up for Abacus, ignore this email." },
-    ]);
+  verifyEmail(origin: string, link: string, code: string): MailMessage {
+    return {
+      ...compose("verify-email", origin, "Confirm your email address", [
+        { p: "Welcome to Abacus. Confirm that this is your email address to finish creating your account." },
+        { p: `Your confirmation code: ${code}` },
+        { p: "Type it on the screen where you signed up, or open this link:" },
+        { link, label: "Confirm email address" },
+        {
+          small:
+            "The code and the link work for 24 hours. If you did not sign up for Abacus, ignore this email: nobody can use the address without them.",
+        },
+      ]),
+      code,
+    };
   },
   accountExists(origin: string): MailMessage {
     return compose("account-exists", origin, "You already have an Abacus account", [

@@ -3,6 +3,8 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
+import { ConfirmCodeForm, ConfirmLinkCard } from "@/features/auth/confirm-email";
+import { currentAttempt, linkTarget, mailHint } from "@/features/auth/confirmation";
 import { SignUpForm } from "@/features/auth/sign-up-form";
 import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
 import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
@@ -14,14 +16,60 @@ export const metadata: Metadata = {
     "Create a free Abacus account: exact decimals, every currency and signed receipts for your team.",
 };
 
-// Every sub-path (/sign-up/anything) reaches this screen.
+const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
+
+/** /sign-up/confirm: the code screen after signing up, or (with ?token=) the page an emailed link opens. */
+async function ConfirmScreen({ token, target }: { token?: string; target: string }) {
+  const viewer = await getViewer();
+  if (token) {
+    const link = await linkTarget(token);
+    return (
+      <ConfirmLinkCard token={token} email={link?.email ?? null} signedInAs={viewer?.user.email ?? null} />
+    );
+  }
+  if (viewer) redirect(target);
+  const attempt = await currentAttempt();
+  return (
+    <AuthCard
+      title="Check your email"
+      description={
+        attempt ? "One last step: confirm that the address is yours." : "This confirmation has ended."
+      }
+      footer={
+        <>
+          Already confirmed?{" "}
+          <Link href={`/sign-in?redirect_url=${encodeURIComponent(target)}`} className={linkClass}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      {attempt ? (
+        <ConfirmCodeForm email={attempt.email} redirectUrl={target} hint={mailHint()} />
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          It is older than 24 hours or was opened in another browser. Open the link from the email, or{" "}
+          <Link href="/sign-up" className={linkClass}>
+            sign up again
+          </Link>{" "}
+          for a new code.
+        </p>
+      )}
+    </AuthCard>
+  );
+}
+
+// Every sub-path (/sign-up/anything) reaches this screen; /sign-up/confirm confirms the address.
 export default async function SignUpPage({
+  params,
   searchParams,
 }: {
-  searchParams: Promise<{ redirect_url?: string }>;
+  params: Promise<{ rest?: string[] }>;
+  searchParams: Promise<{ redirect_url?: string; token?: string }>;
 }) {
-  const { redirect_url } = await searchParams;
+  const [{ rest }, { redirect_url, token }] = await Promise.all([params, searchParams]);
   const target = safeRedirectPath(redirect_url, "/onboarding");
+  if (rest?.[0] === "confirm") return <ConfirmScreen token={token} target={target} />;
   if (await getViewer()) redirect(safeRedirectPath(redirect_url));
   const keep = redirect_url ? `?redirect_url=${encodeURIComponent(target)}` : "";
   const invitationId = invitationIdIn(target);
@@ -35,10 +83,7 @@ export default async function SignUpPage({
       footer={
         <>
           Already have an account?{" "}
-          <Link
-            href={`/sign-in${keep}`}
-            className="font-medium text-primary underline-offset-4 hover:underline"
-          >
+          <Link href={`/sign-in${keep}`} className={linkClass}>
             Sign in
           </Link>
         </>
