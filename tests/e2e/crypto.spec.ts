@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -657,8 +657,9 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await expect(result(t, "Certificate (PEM)")).toContainText("-----END CERTIFICATE-----");
   const certPem = (await result(t, "Certificate (PEM)").textContent()) ?? "";
   await t.getByLabel("Certificates, leaf first").fill(certPem);
+  await t.getByLabel("Trusted root certificates").fill(certPem);
   await t.getByRole("button", { name: "Verify chain" }).click();
-  await expect(t.getByText("✓ The chain verifies")).toBeVisible();
+  await expect(t.getByText("✓ The chain verifies to a trusted root")).toBeVisible();
   await expect(result(t, "Chain verification")).toContainText(`CN=${secrets.chainCn}`);
 
   const needles = [
@@ -1100,10 +1101,35 @@ test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate opens
   writeFileSync(certFile, `${(await cert.textContent())?.trimEnd()}\n`);
   expect(openssl(["verify", "-CAfile", certFile, certFile]).toString()).toContain(": OK");
 
+  // Without a trusted root nothing is verified, whatever the chain ends in (openssl verify: error 18).
   await tool.getByLabel("Certificates, leaf first").fill(readFileSync(certFile, "utf8"));
   await tool.getByRole("button", { name: "Verify chain" }).click();
-  await expect(tool.getByText("✓ The chain verifies")).toBeVisible();
-  await expect(tool.getByText(/valid now/)).toBeVisible();
+  const verdict = result(tool, "Chain verification");
+  await expect(verdict).toContainText("Unverified: no trust anchor");
+  await expect(verdict).toContainText("error 18 at depth 0, self-signed certificate");
+  await expect(tool.getByText("✓ The chain verifies")).toHaveCount(0);
+
+  // Trusted as itself: verified now; at a time before it was made it is not yet valid, as
+  // openssl verify -attime says.
+  await tool.getByLabel("Trusted root certificates").fill(readFileSync(certFile, "utf8"));
+  await tool.getByRole("button", { name: "Verify chain" }).click();
+  await expect(verdict).toContainText("✓ The chain verifies to a trusted root");
+  await expect(verdict).toContainText("(now)");
+  await tool.getByLabel("Verify at (your local time)").fill("2020-06-01T12:00:00");
+  await tool.getByRole("button", { name: "Verify chain" }).click();
+  await expect(verdict).toContainText("✗ The chain does not verify");
+  await expect(verdict).toContainText("error 9 at depth 0, certificate is not yet valid");
+  const attime = /-attime (\d+)/.exec((await verdict.textContent()) ?? "")?.[1] ?? "";
+  expect(attime).not.toBe("");
+  const theirs = spawnSync(
+    "openssl",
+    ["verify", "-no-CApath", "-no-CAstore", "-CAfile", certFile, "-attime", attime, certFile],
+    { encoding: "utf8" },
+  );
+  expect(`${theirs.stdout}${theirs.stderr}`).toContain(
+    "error 9 at 0 depth lookup: certificate is not yet valid",
+  );
+  await tool.getByLabel("Verify at (your local time)").fill("");
 
   // A label that merely ends in CERTIFICATE is not a certificate.
   await tool

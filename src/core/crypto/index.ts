@@ -136,7 +136,10 @@ export {
 } from "./symmetric";
 export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";
 export {
+  type ChainError,
   type ChainLink,
+  type ChainOptions,
+  type ChainPurpose,
   type ChainResult,
   certificatesFromPem,
   createCsr,

@@ -656,13 +656,27 @@ async function createCertificate(a: {
   }
 }
 
-async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
+const CHAIN_PURPOSES: readonly c.ChainPurpose[] = ["any", "sslserver", "sslclient"];
+
+async function verifyChain(a: {
+  chain: string;
+  trusted: string;
+  /** The time to check at (ISO 8601); empty for now. */
+  at?: string;
+  purpose?: c.ChainPurpose;
+}): Promise<c.ChainResult> {
   const blocks = (text: string, field: string) => at(field, () => c.certificatesFromPem(text));
   const chain = await blocks(a.chain, "chain");
   if (chain.length === 0)
     throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");
   const trusted = a.trusted.trim() ? await blocks(a.trusted, "trusted") : [];
-  return at("chain", () => c.verifyChain(chain, new Date(), trusted));
+  const when = a.at?.trim() ? new Date(a.at) : new Date();
+  if (Number.isNaN(when.getTime()))
+    throw new FieldError("INVALID_PARAMETER", "Enter a date and time, or leave it empty for now", "at");
+  const purpose = a.purpose ?? "any";
+  if (!CHAIN_PURPOSES.includes(purpose))
+    throw new FieldError("INVALID_PARAMETER", `Unknown purpose "${purpose}"`, "purpose");
+  return at("chain", () => c.verifyChain(chain, when, trusted, { purpose }));
 }
 
 export const ops = {
