@@ -7,7 +7,9 @@ import { flushSync } from "react-dom";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
+import { FileInput } from "@/components/ui/file-input";
+import { Input, Label, Textarea } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { keyFileText } from "@/core/crypto/keyfile";
 import { cn } from "@/lib/utils";
 import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
@@ -78,19 +80,22 @@ export type FieldErrors = Record<string, string | undefined>;
  * Turns a failed operation into inline errors (by field; `form` for the rest) and a toast. A cancel is
  * not an error: it comes back as `notice`, which the run row shows in the ordinary text colour.
  */
-export function errorsFrom(error: unknown, fallbackField = "form"): FieldErrors {
+export function errorsFrom(error: unknown, fallbackField = "form", { toast = true } = {}): FieldErrors {
   if (error instanceof WorkbenchError) {
     if (error.code === ABORTED) {
-      notify.info("Cancelled");
+      if (toast) notify.info("Cancelled");
       return { notice: "Cancelled. Your inputs are as you left them." };
     }
-    notify.error(error.message);
+    if (toast) notify.error(error.message);
     return { [error.field ?? fallbackField]: error.message };
   }
   const message = error instanceof Error ? error.message : String(error);
-  notify.error(message);
+  if (toast) notify.error(message);
   return { form: message };
 }
+
+/** Whether a failed run was cancelled (by the person, or by a newer run replacing it). */
+export const isAborted = (error: unknown) => error instanceof WorkbenchError && error.code === ABORTED;
 
 type RunFn = ReturnType<typeof useCryptoJob>["run"];
 
@@ -184,22 +189,14 @@ export function SelectField({
   return (
     <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
       {(props) => (
-        <NativeSelect {...props} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
-          {options?.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-          {groups?.map((g) => (
-            <optgroup key={g.label} label={g.label}>
-              {g.options.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </NativeSelect>
+        <SimpleSelect
+          {...props}
+          value={value}
+          disabled={disabled}
+          onValueChange={onChange}
+          options={options ?? groups?.flatMap((g) => g.options) ?? []}
+          {...(groups ? { groups } : {})}
+        />
       )}
     </Field>
   );
@@ -481,30 +478,24 @@ export function DataField({
           <Label htmlFor={`${id}-kind`} className="font-normal text-muted-foreground">
             Input as
           </Label>
-          <NativeSelect
+          <SimpleSelect
             id={`${id}-kind`}
             value={value.kind}
-            onChange={(e) => onChange({ ...value, kind: e.target.value as DataValue["kind"] })}
+            onValueChange={(kind) => onChange({ ...value, kind })}
+            options={kinds.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
             className="h-8 w-auto py-0 text-sm"
-          >
-            {kinds.map((k) => (
-              <option key={k} value={k}>
-                {KIND_LABELS[k]}
-              </option>
-            ))}
-          </NativeSelect>
+          />
         </div>
       </div>
       {value.kind === "file" ? (
         <div className="grid gap-2">
-          <input
+          <FileInput
             ref={fileInput}
             id={id}
-            type="file"
+            fileName={value.file?.name}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy || undefined}
-            onChange={(e) => onChange({ ...value, file: e.target.files?.[0] ?? null })}
-            className="block w-full rounded-md border border-input bg-background text-sm text-muted-foreground file:mr-3 file:h-10 file:border-0 file:border-r file:border-border file:bg-muted file:px-4 file:text-sm file:font-medium file:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring aria-invalid:border-destructive"
+            onFiles={(files) => onChange({ ...value, file: files[0] ?? null })}
           />
           <p id={infoId} className="min-h-5 text-xs text-muted-foreground tabular-nums">
             {value.file
