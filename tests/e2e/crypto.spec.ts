@@ -179,13 +179,13 @@ test("hash: a 3 MB file shows progress and matches openssl dgst", async ({ page 
   });
   await chooseOption(page.getByLabel("Input as"), "File");
   await page.getByLabel("Input", { exact: true }).setInputFiles(file);
-  await expect(page.getByText("three-megabytes.bin: 3.15 MB")).toBeVisible();
+  await expect(page.getByText("three-megabytes.bin: 3 MiB")).toBeVisible();
   await page.getByRole("button", { name: "Hash", exact: true }).click();
   await expect(result(page, "Digest")).toHaveText(expected ?? "", { timeout: 15_000 });
   const seen = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
   expect(seen.length).toBeGreaterThan(0);
   expect(Math.max(...seen)).toBeGreaterThan(0);
-  await expect(page.getByText("SHA-256 of 3.15 MB")).toBeVisible();
+  await expect(page.getByText("SHA-256 of 3 MiB")).toBeVisible();
 });
 
 test("hash: a file changed on disk after it was chosen is refused with a way out, not digested", async ({
@@ -196,7 +196,7 @@ test("hash: a file changed on disk after it was chosen is refused with a way out
   await openTool(page, "hash");
   await chooseOption(page.getByLabel("Input as"), "File");
   await page.getByLabel("Input", { exact: true }).setInputFiles(file);
-  await expect(page.getByText("changes-after-choosing.bin: 1.05 MB")).toBeVisible();
+  await expect(page.getByText("changes-after-choosing.bin: 1 MiB")).toBeVisible();
   appendFileSync(file, "one more line");
   await page.getByRole("button", { name: "Hash", exact: true }).click();
   await expect(await errorOf(page.getByLabel("Input", { exact: true }))).toContainText(
