@@ -981,6 +981,8 @@ test("inspector: a DER request opened from a file, legacy encrypted PEM, and pla
   const card = page.getByRole("region", { name: "PKCS#10 certificate request" });
   await expect(card).toBeVisible();
   await expect(card.getByText("CN=file.example")).toBeVisible();
+  // Its self-signature is checked, as openssl req -verify does.
+  await expect(card.getByText(/✓ signed by its own key \(openssl req -verify\)/)).toBeVisible();
 
   const legacy = openssl(["ec", "-in", key, "-aes256", "-passout", "pass:old"]).toString();
   await page.getByLabel("PEM, base64 or hex DER").fill(legacy);
