@@ -1146,6 +1146,22 @@ test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate opens
   );
   await tool.getByLabel("Verify at (your local time)").fill("");
 
+  // "Add files" takes several certificate files at once, PEM or DER, after what is there.
+  const derFile = path.join(tmp, "page-cert.der");
+  openssl(["x509", "-in", certFile, "-outform", "DER", "-out", derFile]);
+  const chainField = tool.getByLabel("Certificates, leaf first");
+  await chainField.fill("");
+  await tool.locator("#chain-certs-file").setInputFiles([certFile, derFile]);
+  await expect(chainField).toHaveValue(
+    /^(-----BEGIN CERTIFICATE-----\n[^-]+-----END CERTIFICATE-----\n){2}$/,
+  );
+  await tool.locator("#chain-certs-file").setInputFiles(certFile);
+  await expect(chainField).toHaveValue(
+    /^(-----BEGIN CERTIFICATE-----\n[^-]+-----END CERTIFICATE-----\n){3}$/,
+  );
+  await tool.getByRole("button", { name: "Verify chain" }).click();
+  await expect(verdict).toContainText("✓ The chain verifies to a trusted root");
+
   // A label that merely ends in CERTIFICATE is not a certificate.
   await tool
     .getByLabel("Certificates, leaf first")

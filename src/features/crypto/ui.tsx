@@ -270,15 +270,20 @@ export async function readKeyFile(file: File): Promise<string> {
   return keyFileText(new Uint8Array(await file.arrayBuffer())).text;
 }
 
-/** "Open file" beside a key field: fills it from a PEM or DER file, read in the browser only. */
+/** "Open file" beside a key field: fills it from PEM or DER files, read in the browser only. */
 function OpenFileButton({
   id,
   label,
   onText,
+  multiple = false,
+  onTexts,
 }: {
   id: string;
   label: string;
   onText: (text: string) => void;
+  /** Take several files at once, handed to `onTexts` (as text: PEM as it is, DER as base64). */
+  multiple?: boolean;
+  onTexts?: (texts: { name: string; text: string; binary: boolean }[]) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -288,14 +293,25 @@ function OpenFileButton({
         id={`${id}-file`}
         type="file"
         hidden
+        multiple={multiple}
         accept=".pem,.der,.crt,.cer,.key,.pub,.csr,.req,.p8,.txt,application/x-pem-file,application/pkix-cert"
         onChange={async (e) => {
-          const file = e.target.files?.[0];
+          const files = Array.from(e.target.files ?? []);
           e.target.value = "";
-          if (!file) return;
+          if (!files.length) return;
           try {
-            onText(await readKeyFile(file));
-            notify.success(`Read ${file.name}`);
+            if (onTexts) {
+              const texts = await Promise.all(
+                files.map(async (file) => {
+                  if (file.size > PEM_FILE_MAX) throw new Error(tooLargeMessage(file.name, PEM_FILE_MAX));
+                  return { name: file.name, ...keyFileText(new Uint8Array(await file.arrayBuffer())) };
+                }),
+              );
+              onTexts(texts);
+            } else {
+              onText(await readKeyFile(files[0] as File));
+            }
+            notify.success(`Read ${files.map((f) => f.name).join(", ")}`);
           } catch (err) {
             notify.error(err instanceof Error ? err.message : String(err));
           }
@@ -306,14 +322,27 @@ function OpenFileButton({
         variant="outline"
         size="sm"
         // The visible name only: a name holding the field's label would make the label ambiguous.
-        title={`Open a PEM or DER file for ${label.toLowerCase()}`}
+        title={`Open ${multiple ? "PEM or DER files" : "a PEM or DER file"} for ${label.toLowerCase()}`}
         onClick={() => input.current?.click()}
       >
         <FileUp aria-hidden />
-        Open file
+        {multiple ? "Add files" : "Open file"}
       </Button>
     </>
   );
+}
+
+/** PEM text for a list of certificate files: PEM as it is, DER (read as base64) armoured. */
+export function certificateFilesText(current: string, files: { text: string; binary: boolean }[]): string {
+  const blocks = files.map(({ text, binary }) =>
+    binary
+      ? `-----BEGIN CERTIFICATE-----\n${text.replace(/(.{64})/g, "$1\n").replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`
+      : text.endsWith("\n")
+        ? text
+        : `${text}\n`,
+  );
+  const head = current.trim() ? `${current.replace(/\s+$/, "")}\n` : "";
+  return head + blocks.join("");
 }
 
 /** A key/PEM textarea: monospace, no spellcheck, fixed height, and "Open file" for PEM or DER files. */
@@ -326,6 +355,7 @@ export function PemField({
   error,
   placeholder = "-----BEGIN …-----",
   rows = 6,
+  certificates = false,
 }: {
   id: string;
   label: string;
@@ -335,13 +365,22 @@ export function PemField({
   error?: string | undefined;
   placeholder?: string;
   rows?: number;
+  /** A list of certificates: files are added after what is there (several at once), DER as PEM. */
+  certificates?: boolean;
 }) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
     <div className="grid gap-2">
       <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
-        <OpenFileButton id={id} label={label} onText={onChange} />
+        <OpenFileButton
+          id={id}
+          label={label}
+          onText={onChange}
+          {...(certificates
+            ? { multiple: true, onTexts: (files) => onChange(certificateFilesText(value, files)) }
+            : {})}
+        />
       </div>
       <Textarea
         id={id}

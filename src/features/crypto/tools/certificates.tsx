@@ -170,6 +170,7 @@ function ChainForm() {
       </h4>
       <PemField
         id="chain-certs"
+        certificates
         label="Certificates, leaf first"
         hint="As a server sends them (e.g. a fullchain.pem): the leaf, then the intermediates in any order"
         value={chain}
@@ -179,6 +180,7 @@ function ChainForm() {
       />
       <PemField
         id="chain-trusted"
+        certificates
         label="Trusted root certificates"
         hint="The roots you trust, from your CA or your system's store. The chain must reach one of them; a self-signed certificate inside the chain is never trusted"
         value={trusted}
