@@ -445,3 +445,50 @@ describe("crypto workbench operations", () => {
     }
   });
 });
+
+describe("an ECDSA signature in the other encoding is named, not only refused", () => {
+  it("openssl's DER signature as raw r||s (and back): invalid, with a hint that fits", async () => {
+    const o = new OpenSslDir();
+    try {
+      const priv = o.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]).toString();
+      o.write("k.pem", priv);
+      o.write("m.txt", "Pay 10.00 EUR to Ada");
+      const der = new Uint8Array(o.run(["dgst", "-sha256", "-sign", "k.pem", "m.txt"]));
+      // SEQUENCE { INTEGER r, INTEGER s } → r || s, each 32 bytes.
+      const ints: Uint8Array[] = [];
+      for (let i = 2; i < der.length; ) {
+        const len = der[i + 1] ?? 0;
+        const v = der.subarray(i + 2, i + 2 + len);
+        ints.push(v[0] === 0 ? v.subarray(1) : v);
+        i += 2 + len;
+      }
+      const raw = new Uint8Array(64);
+      for (const [k, v] of ints.entries()) raw.set(v, 32 * (k + 1) - v.length);
+      const publicKey = o.run(["pkey", "-in", "k.pem", "-pubout"]).toString();
+      const data = { kind: "utf8", text: "Pay 10.00 EUR to Ada" } as const;
+      const check = (sig: Uint8Array, format: "der" | "raw") =>
+        ops.verify({
+          publicKey,
+          data,
+          signature: { kind: "base64", text: Buffer.from(sig).toString("base64") },
+          options: { scheme: "auto", hash: "default", format },
+        });
+      expect((await check(der, "der")).valid).toBe(true);
+      expect((await check(raw, "raw")).valid).toBe(true);
+      const rawAsDer = await check(raw, "der");
+      expect(rawAsDer.valid).toBe(false);
+      expect(rawAsDer.hint).toMatch(/valid signature in the other encoding: choose “Raw r\|\|s/);
+      const derAsRaw = await check(der, "raw");
+      expect(derAsRaw.valid).toBe(false);
+      expect(derAsRaw.hint).toMatch(/choose “DER \(OpenSSL\)”/);
+      // Bytes that are neither: a hint about the form, no claim that it is valid.
+      const junk = raw.slice();
+      junk[5] = (junk[5] ?? 0) ^ 1;
+      const bad = await check(junk, "der");
+      expect(bad.valid).toBe(false);
+      expect(bad.hint).toMatch(/not DER .* 64 bytes of r\|\|s/);
+    } finally {
+      o.cleanup();
+    }
+  });
+});

@@ -401,6 +401,27 @@ async function verify(a: {
         : "If it was made with PSS (openssl … -sigopt rsa_padding_mode:pss), choose RSA-PSS; check the hash too.",
     };
   }
+  // ECDSA and DSA signatures come in two encodings: when the chosen one fails, try the other and say so.
+  if (!valid && (scheme.alg === "ECDSA" || scheme.alg === "DSA")) {
+    const format = scheme.format ?? "der";
+    const other = format === "der" ? "raw" : "der";
+    const fits = await c.verify(key, data, signature, { ...scheme, format: other }).catch(() => false);
+    const named = other === "raw" ? "Raw r||s (JWS, WebCrypto)" : "DER (OpenSSL)";
+    const looksDer =
+      signature[0] === 0x30 && signature[1] !== undefined && signature[1] + 2 <= signature.length;
+    if (fits) {
+      return {
+        ...out,
+        hint: `It is a valid signature in the other encoding: choose “${named}” as the format.`,
+      };
+    }
+    if (format === "der" && !looksDer) {
+      return {
+        ...out,
+        hint: `It is not DER (OpenSSL's form starts with 0x30): if it is ${signature.length} bytes of r||s (as JWS and WebCrypto write it), choose “${named}”; check the hash too.`,
+      };
+    }
+  }
   return out;
 }
 
