@@ -957,15 +957,66 @@ test("downloads: RSA's ciphertext.bin and symmetric encryption's encrypted.bin d
   await tool.getByLabel("Password", { exact: true }).fill("dl pass");
   await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
   await expect(result(tool, "Encrypted output")).toHaveText(/^U2FsdGVkX1/);
+  // "Base64 in lines (openssl enc -a)" downloads that text, which the command shown decrypts.
+  await expect(tool.getByText(/openssl enc -aes-256-cbc -pbkdf2 -a -in/)).toBeVisible();
+  download = page.waitForEvent("download");
+  await tool.getByRole("button", { name: "Download encrypted output as encrypted.b64" }).click();
+  const encB64 = path.join(tmp, "encrypted.b64");
+  await (await download).saveAs(encB64);
+  expect(readFileSync(encB64, "utf8")).toBe(
+    `${(await result(tool, "Encrypted output").textContent()) ?? ""}\n`,
+  );
+  expect(
+    openssl([
+      "enc",
+      "-d",
+      "-aes-256-cbc",
+      "-pbkdf2",
+      "-a",
+      "-pass",
+      "pass:dl pass",
+      "-in",
+      encB64,
+    ]).toString(),
+  ).toBe("saved as encrypted.bin ✓");
+  // Hex is not an openssl enc form: that output downloads as the bytes (Salted__, salt, ciphertext).
+  await chooseOption(tool.getByLabel("Output"), "Hex");
+  await tool.getByRole("button", { name: "Encrypt", exact: true }).click();
+  await expect(result(tool, "Encrypted output")).toHaveText(/^53616c7465645f5f/);
   download = page.waitForEvent("download");
   await tool.getByRole("button", { name: "Download encrypted output as encrypted.bin" }).click();
   const encBin = path.join(tmp, "encrypted.bin");
   await (await download).saveAs(encBin);
-  // The file holds the bytes (Salted__, salt, ciphertext), not the base64 shown.
   expect(readFileSync(encBin).subarray(0, 8).toString("latin1")).toBe("Salted__");
   expect(
     openssl(["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:dl pass", "-in", encBin]).toString(),
   ).toBe("saved as encrypted.bin ✓");
+  // An openssl enc -a file opens as a file too (it is read as Base64), and decrypting shows the salt,
+  // key and IV that openssl enc -P prints.
+  await chooseOption(tool.getByLabel("Direction"), "Decrypt");
+  await chooseOption(tool.getByLabel("Input as").first(), "File");
+  await tool.getByLabel("Ciphertext", { exact: true }).setInputFiles(encB64);
+  await tool.getByLabel("Password", { exact: true }).fill("dl pass");
+  await tool.getByRole("button", { name: "Decrypt", exact: true }).click();
+  await expect(result(tool, "Decrypted plaintext")).toHaveText("saved as encrypted.bin ✓");
+  const printed = openssl([
+    "enc",
+    "-d",
+    "-aes-256-cbc",
+    "-pbkdf2",
+    "-a",
+    "-pass",
+    "pass:dl pass",
+    "-in",
+    encB64,
+    "-P",
+  ]).toString();
+  const note = tool;
+  await expect(note).toContainText("The file is Base64 text (openssl enc -a): decoded first.");
+  for (const name of ["salt", "key", "iv"]) {
+    const value = new RegExp(`^${name}\\s*=\\s*([0-9A-F]+)$`, "m").exec(printed)?.[1] ?? "missing";
+    await expect(note).toContainText(`${name}=${value}`);
+  }
 });
 
 test("inspector: a DER request opened from a file, legacy encrypted PEM, and plain text", async ({

@@ -132,6 +132,7 @@ export {
   SYMMETRIC_CIPHERS,
   type SymmetricCipher,
   symmetricDecrypt,
+  symmetricDecryptDetailed,
   symmetricEncrypt,
 } from "./symmetric";
 export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";

@@ -492,3 +492,69 @@ describe("an ECDSA signature in the other encoding is named, not only refused", 
     }
   });
 });
+
+describe("openssl enc files both ways", () => {
+  it("an openssl enc -a file opens as Base64; decrypting shows the salt, key and IV openssl -P prints", async () => {
+    const o = new OpenSslDir();
+    try {
+      o.write("msg.txt", "Pay 10.00 EUR to Ada\n");
+      o.run([
+        "enc",
+        "-aes-256-cbc",
+        "-pbkdf2",
+        "-a",
+        "-pass",
+        "pass:pw",
+        "-in",
+        "msg.txt",
+        "-out",
+        "msg.b64",
+      ]);
+      const printed = o
+        .run(["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-a", "-pass", "pass:pw", "-in", "msg.b64", "-P"])
+        .toString();
+      const field = (name: string) => new RegExp(`^${name}\\s*=\\s*([0-9A-F]+)$`, "m").exec(printed)?.[1];
+      const file = new File([new Uint8Array(o.read("msg.b64"))], "msg.b64");
+      const dec = await ops.symmetric({
+        direction: "decrypt",
+        cipher: "AES-256-CBC",
+        keyMode: "password",
+        password: "pw",
+        kdf: "pbkdf2",
+        iterations: 10000,
+        hash: "SHA-256",
+        key: "",
+        iv: "",
+        aad: null,
+        data: { kind: "file", file },
+        output: "utf8",
+      });
+      expect(dec.value).toBe("Pay 10.00 EUR to Ada\n");
+      expect(dec.readAsBase64).toBe(true);
+      expect(dec.salt?.toUpperCase()).toBe(field("salt"));
+      expect(dec.key.toUpperCase()).toBe(field("key"));
+      expect(dec.iv.toUpperCase()).toBe(field("iv"));
+
+      // The binary form (no -a) is read as it is.
+      o.run(["enc", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:pw", "-in", "msg.txt", "-out", "msg.bin"]);
+      const bin = await ops.symmetric({
+        direction: "decrypt",
+        cipher: "AES-256-CBC",
+        keyMode: "password",
+        password: "pw",
+        kdf: "pbkdf2",
+        iterations: 10000,
+        hash: "SHA-256",
+        key: "",
+        iv: "",
+        aad: null,
+        data: { kind: "file", file: new File([new Uint8Array(o.read("msg.bin"))], "msg.bin") },
+        output: "utf8",
+      });
+      expect(bin.value).toBe("Pay 10.00 EUR to Ada\n");
+      expect(bin.readAsBase64).toBeUndefined();
+    } finally {
+      o.cleanup();
+    }
+  });
+});

@@ -511,6 +511,8 @@ export interface SymmetricResult {
   key: string;
   iv: string;
   salt?: string;
+  /** The ciphertext file was Base64 text (openssl enc -a) and was decoded first. */
+  readAsBase64?: boolean;
 }
 
 function wrap64(text: string): string {
@@ -525,7 +527,14 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
       "data",
     );
   }
-  const data = await bytesOf("data", a.data);
+  let data = await bytesOf("data", a.data);
+  // A file `openssl enc -a` wrote is Base64 text: read it as such when it is nothing else.
+  let readAsBase64 = false;
+  if (a.direction === "decrypt" && a.data.kind === "file" && looksLikeBase64(data)) {
+    const text = new TextDecoder().decode(data).replace(/\s+/g, "");
+    data = await at("data", () => c.base64ToBytes(text));
+    readAsBase64 = true;
+  }
   const aad = a.aad ? await bytesOf("aad", a.aad) : undefined;
   const opts = aad && aad.length > 0 ? { aad } : {};
   let key: c.EncKey;
@@ -551,7 +560,9 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
     out = r.output;
     info = r;
   } else {
-    out = await at(fields, () => c.symmetricDecrypt(a.cipher, data, key, opts));
+    const r = await at(fields, () => c.symmetricDecryptDetailed(a.cipher, data, key, opts));
+    out = r.output;
+    info = r;
   }
   let shownAs = a.output;
   let value = "";
@@ -575,7 +586,27 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
     iv: info ? c.bytesToHex(info.iv) : "",
   };
   if (info?.salt) result.salt = c.bytesToHex(info.salt);
+  if (readAsBase64) result.readAsBase64 = true;
   return result;
+}
+
+/**
+ * Whether file bytes are Base64 text (`openssl enc -a` output: the alphabet in lines), rather than
+ * binary ciphertext, which is all Base64 characters only by a chance too small to matter.
+ */
+function looksLikeBase64(bytes: Uint8Array): boolean {
+  let chars = 0;
+  for (const b of bytes) {
+    const base64 =
+      (b >= 0x41 && b <= 0x5a) ||
+      (b >= 0x61 && b <= 0x7a) ||
+      (b >= 0x30 && b <= 0x39) ||
+      b === 0x2b ||
+      b === 0x2f;
+    if (base64) chars++;
+    else if (b !== 0x3d && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) return false;
+  }
+  return chars >= 16;
 }
 
 // ---- HKDF ------------------------------------------------------------------------------------------
