@@ -126,6 +126,10 @@ describe("what openssl makes is checked here", () => {
     expect(full.links.map((l) => l.signatureValid)).toEqual([true, true, true]);
     expect(full.links[2]?.selfSigned).toBe(true);
     expect(full.links.map((l) => l.trusted)).toEqual([false, false, true]);
+    // The chain's own copy of the root gave way to the trusted one: it is not listed as unused.
+    expect(full.unused).toEqual([]);
+    // Nor is a certificate given twice.
+    expect((await verifyChain([leaf, int, root, int], now, [root])).unused).toEqual([]);
 
     // Without the root in the chain, the root as a trusted anchor.
     expect((await verifyChain([leaf, int], now, [root])).valid).toBe(true);

@@ -895,7 +895,10 @@ export async function verifyChain(
     valid: verdict === "verified",
     at: at.toISOString(),
     links,
-    unused: pool.filter((c) => !path.includes(c)).map((c) => c.info.subject || "(no subject)"),
+    // A chain's copy of the trusted root that was used in its place is not "unused".
+    unused: pool
+      .filter((c) => !path.includes(c) && !path.some((p) => sameBytes(p.der, c.der)))
+      .map((c) => c.info.subject || "(no subject)"),
     errors,
     problems,
   };
