@@ -74,6 +74,9 @@ export function HashTool() {
   // toasts; a newer run cancels the one before. Files wait for the button: they can be large.
   const { job, setResult, setErrors } = form;
   const typed = data.kind === "file" ? null : data.text;
+  // A digest of typed text does not stay beside a file chosen instead (nor the other way round).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the kind of input changes only
+  useEffect(() => setResult(null), [data.kind === "file"]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: args is rebuilt from alg, output and len, listed here
   useEffect(() => {
     if (typed === null) return;
