@@ -55,6 +55,11 @@ export type SimpleSelectProps<T extends string> = {
   value: T | "";
   onValueChange: (value: T) => void;
   options: readonly { readonly value: T; readonly label: string }[];
+  /** Headings to draw the options under (each option once; `options` still lists them all). */
+  groups?: readonly {
+    readonly label: string;
+    readonly options: readonly { readonly value: T; readonly label: string }[];
+  }[];
   placeholder?: string;
   name?: string;
   disabled?: boolean;

@@ -88,6 +88,7 @@ export default function RadixSimpleSelect<T extends string>({
   value,
   onValueChange,
   options,
+  groups,
   placeholder,
   name,
   disabled,
@@ -115,11 +116,24 @@ export default function RadixSimpleSelect<T extends string>({
         <SelectValue placeholder={placeholder} />
       </SelectTrigger>
       <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
+        {groups
+          ? groups.map((g) => (
+              <SelectGroup key={g.label}>
+                <S.Label className="px-2 pt-2 pb-1 text-xs font-medium text-muted-foreground">
+                  {g.label}
+                </S.Label>
+                {g.options.map((o) => (
+                  <SelectItem key={o.value} value={o.value}>
+                    {o.label}
+                  </SelectItem>
+                ))}
+              </SelectGroup>
+            ))
+          : options.map((o) => (
+              <SelectItem key={o.value} value={o.value}>
+                {o.label}
+              </SelectItem>
+            ))}
       </SelectContent>
     </Select>
   );

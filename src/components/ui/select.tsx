@@ -28,7 +28,7 @@ export type { SimpleSelectProps };
  */
 export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
   const { wake, rouse, standInProps } = useDeferredPicker(loadSelect);
-  const { id, value, options, placeholder, name, disabled, className, ...aria } = props;
+  const { id, value, options, groups: _groups, placeholder, name, disabled, className, ...aria } = props;
   const chosen = options.find((o) => o.value === value);
 
   const standIn = (

@@ -132,11 +132,15 @@ export {
   SYMMETRIC_CIPHERS,
   type SymmetricCipher,
   symmetricDecrypt,
+  symmetricDecryptDetailed,
   symmetricEncrypt,
 } from "./symmetric";
 export { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr, validityStatus } from "./x509";
 export {
+  type ChainError,
   type ChainLink,
+  type ChainOptions,
+  type ChainPurpose,
   type ChainResult,
   certificatesFromPem,
   createCsr,

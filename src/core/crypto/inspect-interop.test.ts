@@ -1,5 +1,6 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { OpenSslDir } from "../../../tests/support/openssl";
+import { OPENSSL, OpenSslDir } from "../../../tests/support/openssl";
 import {
   exportPrivateKeyPem,
   inspect,
@@ -51,6 +52,34 @@ describe("PKCS#10 certificate requests", () => {
     const der = o.run(["req", "-in", o.write("r.csr", csr), "-outform", "DER"]);
     const [d] = await inspect(new Uint8Array(der));
     expect(d?.format).toBe("PKCS#10 certificate request");
+  });
+
+  it("checks a request's self-signature as openssl req -verify does", async () => {
+    for (const key of ["ec.pem", "rsa.pem"]) {
+      const csr = o.run(["req", "-new", "-key", key, "-subj", "/CN=signed.example"]);
+      const der = new Uint8Array(o.run(["req", "-outform", "DER"], csr));
+      // A request whose subject was changed after signing: the signature no longer covers it.
+      const forged = der.slice();
+      const at = Buffer.from(forged).indexOf("signed.example");
+      forged[at] = "S".charCodeAt(0);
+      for (const [bytes, expected] of [
+        [der, true],
+        [forged, false],
+      ] as const) {
+        // openssl req -verify exits 0 either way: its verdict is what it prints (on stderr).
+        const r = spawnSync(
+          OPENSSL,
+          ["req", "-inform", "DER", "-in", o.write("v.der", bytes), "-verify", "-noout"],
+          {
+            encoding: "utf8",
+          },
+        );
+        const said = `${r.stdout}${r.stderr}`;
+        expect(said, key).toContain(expected ? "self-signature verify OK" : "self-signature verify failure");
+        const [b] = await inspect(bytes);
+        expect(b?.csrSignatureValid, key).toBe(expected);
+      }
+    }
   });
 });
 

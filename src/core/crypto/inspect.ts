@@ -27,6 +27,7 @@ import { describeLegacyPem, isLegacyEncrypted } from "./legacy-pem";
 import { oidName } from "./oids";
 import { decryptPkcs8, describeEncryptedPkcs8, type EncryptionInfo } from "./pkcs8-encryption";
 import { type CertificateInfo, type CsrInfo, parseCertificate, parseCsr } from "./x509";
+import { verifyCsrSignature } from "./x509-create";
 
 export interface KeySummary {
   kind: KeyKind;
@@ -48,6 +49,11 @@ export interface Inspection {
   encryption?: EncryptionInfo;
   certificate?: CertificateInfo;
   csr?: CsrInfo;
+  /**
+   * Whether a request's self-signature verifies with the key it carries (`openssl req -verify`);
+   * undefined when its signature algorithm is not one this library verifies.
+   */
+  csrSignatureValid?: boolean;
   /** DSA domain parameters. */
   dsaParameters?: { pBits: number; qBits: number };
   asn1?: Asn1Tree;
@@ -191,6 +197,8 @@ export async function inspect(input: KeyInput, opts: InspectOptions = {}): Promi
       if (result.format === "PKCS#10 certificate request") {
         result.csr = parseCsr(block.der);
         result.key = summarizeKey(result.csr.publicKey.key);
+        const valid = await verifyCsrSignature(block.der, result.csr.publicKey.key).catch(() => undefined);
+        if (valid !== undefined) result.csrSignatureValid = valid;
       } else if (result.format === "DSA parameters") {
         const [p, q] = root.children.map((n) => BigInt(`0x${bytesToHex(n.content) || "0"}`));
         result.dsaParameters = { pBits: bitLength(p ?? 0n), qBits: bitLength(q ?? 0n) };

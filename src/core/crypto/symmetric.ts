@@ -212,11 +212,24 @@ export async function symmetricDecrypt(
   k: EncKey,
   opts: EncOptions = {},
 ): Promise<Uint8Array> {
+  return (await symmetricDecryptDetailed(cipher, data, k, opts)).output;
+}
+
+/**
+ * Decrypts as {@link symmetricDecrypt}, and gives the key and IV used, with the salt read from the
+ * `Salted__` header for a password: what `openssl enc -d … -P` prints.
+ */
+export async function symmetricDecryptDetailed(
+  cipher: SymmetricCipher,
+  data: Uint8Array,
+  k: EncKey,
+  opts: EncOptions = {},
+): Promise<EncResult> {
   const info = cipherInfo(cipher);
   if (opts.aad && info.mode !== "GCM") fail("INVALID_PARAMETER", "Associated data is for GCM only");
   if (k.kind === "raw") {
     checkRaw(info, k.key, k.iv);
-    return run(info, k.key, k.iv, data, true, opts.aad);
+    return { output: run(info, k.key, k.iv, data, true, opts.aad), key: k.key, iv: k.iv };
   }
   if (info.mode === "GCM") {
     fail(
@@ -233,5 +246,10 @@ export async function symmetricDecrypt(
   }
   const salt = data.slice(MAGIC.length, MAGIC.length + SALT_LENGTH);
   const { key, iv } = await deriveKeyIv(info, k, salt);
-  return run(info, key, iv, data.subarray(MAGIC.length + SALT_LENGTH), true, undefined);
+  return {
+    output: run(info, key, iv, data.subarray(MAGIC.length + SALT_LENGTH), true, undefined),
+    key,
+    iv,
+    salt,
+  };
 }

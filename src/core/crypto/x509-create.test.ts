@@ -59,7 +59,8 @@ describe("requests and self-signed certificates made here open in openssl", () =
       const info = await parseCertificate(cert.der);
       const days = (Date.parse(info.notAfter) - Date.parse(info.notBefore)) / 86_400_000;
       expect(days).toBe(30);
-      expect((await verifyChain([cert.der], new Date())).valid).toBe(true);
+      expect((await verifyChain([cert.der], new Date(), [cert.der])).valid).toBe(true);
+      expect((await verifyChain([cert.der], new Date())).verdict).toBe("no trust anchor");
     });
   }
 });
@@ -119,35 +120,48 @@ describe("what openssl makes is checked here", () => {
     if (!root || !int || !leaf) throw new Error("missing");
     const now = new Date();
 
-    const full = await verifyChain([leaf, int, root], now);
+    const full = await verifyChain([leaf, int, root], now, [root]);
     expect(full.problems).toEqual([]);
     expect(full.valid).toBe(true);
     expect(full.links.map((l) => l.signatureValid)).toEqual([true, true, true]);
     expect(full.links[2]?.selfSigned).toBe(true);
+    expect(full.links.map((l) => l.trusted)).toEqual([false, false, true]);
+    // The chain's own copy of the root gave way to the trusted one: it is not listed as unused.
+    expect(full.unused).toEqual([]);
+    // Nor is a certificate given twice.
+    expect((await verifyChain([leaf, int, root, int], now, [root])).unused).toEqual([]);
 
     // Without the root in the chain, the root as a trusted anchor.
     expect((await verifyChain([leaf, int], now, [root])).valid).toBe(true);
     // Without it anywhere: not trusted.
     const open = await verifyChain([leaf, int], now);
     expect(open.valid).toBe(false);
-    expect(open.problems.join(" ")).toMatch(/issuer \(CN=Test Root\) is not in the chain/);
+    expect(open.problems.join(" ")).toMatch(/its issuer \(CN=Test Root\) is neither in the chain/);
+    // With it in the chain only: no trust anchor.
+    const untrusted = await verifyChain([leaf, int, root], now);
+    expect(untrusted.verdict).toBe("no trust anchor");
+    expect(untrusted.errors.map((e) => e.code)).toEqual([19]);
 
-    // Out of order: the leaf's next certificate is not its issuer.
-    const swapped = await verifyChain([leaf, root, int], now);
-    expect(swapped.valid).toBe(false);
-    expect(swapped.problems[0]).toMatch(/not its issuer/);
+    // Out of order: the path is found all the same, as openssl verify -untrusted finds it.
+    const swapped = await verifyChain([leaf, root, int], now, [root]);
+    expect(swapped.valid).toBe(true);
+    expect(swapped.links.map((l) => l.subject)).toEqual([
+      "CN=leaf.example",
+      "CN=Test Intermediate",
+      "CN=Test Root",
+    ]);
 
     // In 100 days the leaf has expired; before today it was not yet valid.
-    const later = await verifyChain([leaf, int, root], new Date(now.getTime() + 100 * 86_400_000));
+    const later = await verifyChain([leaf, int, root], new Date(now.getTime() + 100 * 86_400_000), [root]);
     expect(later.links[0]?.status).toBe("expired");
     expect(later.valid).toBe(false);
-    const earlier = await verifyChain([leaf, int, root], new Date(now.getTime() - 2 * 86_400_000));
+    const earlier = await verifyChain([leaf, int, root], new Date(now.getTime() - 2 * 86_400_000), [root]);
     expect(earlier.links[0]?.status).toBe("not yet valid");
 
     // A leaf whose signature was altered.
     const bad = new Uint8Array(leaf);
     bad[bad.length - 5] = (bad[bad.length - 5] ?? 0) ^ 1;
-    const tampered = await verifyChain([bad, int, root], now);
+    const tampered = await verifyChain([bad, int, root], now, [root]);
     expect(tampered.links[0]?.signatureValid).toBe(false);
     expect(tampered.problems[0]).toMatch(/signature does not verify/);
   });
@@ -167,7 +181,7 @@ describe("what openssl makes is checked here", () => {
     expect(der(trusted).length).toBeGreaterThan(cert.length);
     const [t] = certificatesFromPem(trusted);
     expect(t).toEqual(cert);
-    expect((await verifyChain([t ?? cert], new Date())).valid).toBe(true);
+    expect((await verifyChain([t ?? cert], new Date(), [t ?? cert])).valid).toBe(true);
 
     const refused: [string, RegExp][] = [
       [relabel("FOO CERTIFICATE"), /^The block is "-----BEGIN FOO CERTIFICATE-----", not a certificate/],
@@ -244,7 +258,7 @@ describe("what openssl makes is checked here", () => {
         der(o.readText(f)),
       );
       if (!root || !issuer || !leaf) throw new Error("missing");
-      const mine = await verifyChain([leaf, issuer, root], new Date());
+      const mine = await verifyChain([leaf, issuer, root], new Date(), [root]);
       expect(mine.valid, name).toBe(theirs);
       expect(mine.valid, name).toBe(name === "ca-true");
       if (!mine.valid) expect(mine.problems.join(" "), name).toMatch(/is not a CA certificate/);
@@ -285,6 +299,6 @@ describe("what openssl makes is checked here", () => {
     const [v1Root, v1Leaf] = ["v1-root.pem", "below-v1.pem"].map((f) => der(o.readText(f)));
     if (!v1Root || !v1Leaf) throw new Error("missing");
     expect((await parseCertificate(v1Root)).version).toBe(1);
-    expect((await verifyChain([v1Leaf, v1Root], new Date())).valid).toBe(v1Ok);
+    expect((await verifyChain([v1Leaf, v1Root], new Date(), [v1Root])).valid).toBe(v1Ok);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Making and checking X.509: PKCS#10 requests (`openssl req -new`), self-signed certificates
- * (`openssl req -x509`), the signature on a request, and a certificate chain (each certificate signed by
- * the next, names chained, each in its validity period; the last one self-signed or given as the anchor).
+ * (`openssl req -x509`), the signature on a request, and a certificate chain against trusted roots, as
+ * `openssl verify` decides it.
  * DER is built with asn1js (as asn1.ts); signatures are the workbench's own `sign`/`verify`.
  */
 import * as asn1js from "asn1js";
@@ -354,42 +354,6 @@ export async function verifyCsrSignature(der: Uint8Array, publicKey: PublicKeyDa
   return verifyBy(algOid, publicKey, tbs, sig);
 }
 
-export interface ChainLink {
-  subject: string;
-  issuer: string;
-  notBefore: string;
-  notAfter: string;
-  status: ReturnType<typeof validityStatus>;
-  /** Whether the next certificate's key (or its own, for the last) verifies this one's signature. */
-  signatureValid: boolean;
-  /** Issuer name equals the next certificate's subject. */
-  issuerMatches: boolean;
-  selfSigned: boolean;
-}
-
-export interface ChainResult {
-  /** Every signature and name checks, all in their validity period, ending at a trusted anchor. */
-  valid: boolean;
-  links: ChainLink[];
-  /** What makes it invalid, in words; empty when valid. */
-  problems: string[];
-}
-
-/**
- * Whether a certificate may sign others, as OpenSSL 3's `openssl verify` checks each issuer
- * (X509_check_ca): keyUsage, when present, must include keyCertSign; basicConstraints, when present,
- * must say CA:TRUE. Without basicConstraints only a root passes (the chain's self-signed end or a
- * trusted certificate): a v1 self-issued one, or one whose keyUsage allows certificate signing.
- */
-function mayIssue(c: CertificateInfo, root: boolean): boolean {
-  const ext = (oid: string) => c.extensions.find((e) => e.oid === oid);
-  const keyUsage = ext("2.5.29.15");
-  if (keyUsage && !keyUsage.summary.split(", ").includes("keyCertSign")) return false;
-  const basic = ext("2.5.29.19");
-  if (basic) return basic.summary.startsWith("CA:TRUE");
-  return root && ((c.version === 1 && c.selfIssued) || keyUsage !== undefined);
-}
-
 /** The PEM labels of a certificate: RFC 7468's, and the two older ones OpenSSL also reads. */
 const CERTIFICATE_LABELS = new Set(["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]);
 
@@ -417,68 +381,525 @@ export function certificatesFromPem(text: string): Uint8Array[] {
   });
 }
 
+// ---- chain verification ----------------------------------------------------------------------------
+
 /**
- * Checks a chain given leaf first (as servers send it). The last certificate must be self-signed, or
- * `anchors` must hold the certificate that signed it; every issuer must be a CA certificate
- * ({@link mayIssue}). Not checked: revocation, name constraints, extended key usage and path length
- * (use `openssl verify` for a full RFC 5280 path validation).
+ * The checks `openssl verify` can apply to the leaf and its issuers (`-purpose`): none by default, or
+ * a TLS server or client certificate (extended key usage, key usage and Netscape type, as OpenSSL's
+ * X509_check_purpose reads them).
+ */
+export type ChainPurpose = "any" | "sslserver" | "sslclient";
+
+export interface ChainOptions {
+  purpose?: ChainPurpose;
+}
+
+/**
+ * An error as `openssl verify` (OpenSSL 3.0) reports it: its number, the depth of the certificate it is
+ * about (0 = the leaf) and its reason text, e.g. 19 at depth 2, "self-signed certificate in certificate
+ * chain".
+ */
+export interface ChainError {
+  code: number;
+  depth: number;
+  reason: string;
+}
+
+export interface ChainLink {
+  subject: string;
+  issuer: string;
+  notBefore: string;
+  notAfter: string;
+  /** At the time the chain is checked for. */
+  status: ReturnType<typeof validityStatus>;
+  /**
+   * Whether the next certificate's key verifies this one's signature; for a self-signed last one, its
+   * own key (shown only: like `openssl verify`, a trust anchor's self-signature is not a check).
+   */
+  signatureValid: boolean;
+  /** Issuer name equals the next certificate's subject (for the last one: its own). */
+  issuerMatches: boolean;
+  selfSigned: boolean;
+  /** Taken from the trusted certificates rather than from the chain. */
+  trusted: boolean;
+}
+
+export interface ChainResult {
+  /**
+   * "verified": the chain reaches a trusted root and every check passes; "failed": it does not or a
+   * check fails; "no trust anchor": no trusted certificate was given, so nothing can be verified.
+   */
+  verdict: "verified" | "failed" | "no trust anchor";
+  /** The same as `verdict === "verified"`. */
+  valid: boolean;
+  /** The time the chain was checked for (ISO 8601, UTC). */
+  at: string;
+  /** The path built from the leaf, leaf first, ending at the trusted root when one was reached. */
+  links: ChainLink[];
+  /** Subjects of the chain's certificates that are not on that path. */
+  unused: string[];
+  /** Every error, in the order `openssl verify` meets them. */
+  errors: ChainError[];
+  /** The errors in words; empty when verified. */
+  problems: string[];
+}
+
+const REASONS: Record<number, string> = {
+  2: "unable to get issuer certificate",
+  7: "certificate signature failure",
+  9: "certificate is not yet valid",
+  10: "certificate has expired",
+  13: "format error in certificate's notBefore field",
+  18: "self-signed certificate",
+  19: "self-signed certificate in certificate chain",
+  20: "unable to get local issuer certificate",
+  21: "unable to verify the first certificate",
+  25: "path length constraint exceeded",
+  26: "unsuitable certificate purpose",
+  32: "key usage does not include certificate signing",
+  34: "unhandled critical extension",
+  79: "invalid CA certificate",
+};
+
+/** The extensions OpenSSL understands; any other one marked critical makes a certificate unusable. */
+const HANDLED_EXTENSIONS = new Set([
+  "2.16.840.1.113730.1.1", // Netscape certificate type
+  "2.5.29.15", // key usage
+  "2.5.29.17", // subject alternative name
+  "2.5.29.19", // basic constraints
+  "2.5.29.32", // certificate policies
+  "2.5.29.37", // extended key usage
+  "1.3.6.1.5.5.7.1.7", // IP address blocks
+  "1.3.6.1.5.5.7.1.8", // AS identifiers
+  "2.5.29.36", // policy constraints
+  "1.3.6.1.5.5.7.1.14", // proxy certificate information
+  "2.5.29.30", // name constraints
+  "2.5.29.33", // policy mappings
+  "2.5.29.54", // inhibit any policy
+]);
+
+const KU_BITS = {
+  digitalSignature: 0x80,
+  keyEncipherment: 0x20,
+  keyAgreement: 0x08,
+  keyCertSign: 0x04,
+};
+const EKU = {
+  serverAuth: "1.3.6.1.5.5.7.3.1",
+  clientAuth: "1.3.6.1.5.5.7.3.2",
+  nsSgc: "2.16.840.1.113730.4.1",
+  msSgc: "1.3.6.1.4.1.311.10.3.3",
+};
+const NS = { sslClient: 0x80, sslServer: 0x40, sslCa: 0x04, anyCa: 0x07 };
+
+/** What chain building and checking needs of a certificate, read once from its DER. */
+interface ChainCert {
+  der: Uint8Array;
+  info: CertificateInfo;
+  tbs: Uint8Array;
+  algOid: string;
+  sig: Uint8Array;
+  serial: string;
+  issuerNameDer: Uint8Array;
+  skid?: string;
+  akid?: { keyid?: string; serial?: string; issuerNameDer?: Uint8Array };
+  /** The first byte of keyUsage; undefined when the extension is absent. */
+  keyUsage?: number;
+  basic?: { ca: boolean; pathLen?: number };
+  extKeyUsage?: string[];
+  nsCertType?: number;
+  unhandledCritical: boolean;
+  trusted: boolean;
+}
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** The first byte of a BIT STRING's bits (after its unused-bits count). */
+const firstBitByte = (v: Uint8Array) => (v.length > 1 ? (v[1] ?? 0) : 0);
+
+function integerHex(content: Uint8Array): string {
+  let i = 0;
+  while (i < content.length - 1 && content[i] === 0) i++;
+  return hex(content.subarray(i));
+}
+
+async function readChainCert(der: Uint8Array, trusted: boolean): Promise<ChainCert> {
+  const info = await parseCertificate(der);
+  const parts = signedParts(der, "Certificate");
+  const tbs = seqChildren(parseDer(parts.tbs), "TBSCertificate", 6);
+  const off = tbs[0]?.tagClass === "context" && tbs[0].tagNumber === 0 ? 1 : 0;
+  const issuerNode = tbs[off + 2];
+  const c: ChainCert = {
+    der,
+    info,
+    ...parts,
+    serial: integerHex(tbs[off]?.content ?? new Uint8Array()),
+    issuerNameDer: issuerNode ? nodeBytes(parts.tbs, issuerNode) : new Uint8Array(),
+    unhandledCritical: false,
+    trusted,
+  };
+  const wrapper = tbs.slice(off + 6).find((n) => n.tagClass === "context" && n.tagNumber === 3);
+  for (const ext of wrapper ? seqChildren(wrapper.children[0], "Extensions") : []) {
+    const extOid = readOid(ext.children[0], "extension id");
+    const critical = ext.children.length === 3 && ext.children[1]?.content[0] !== 0;
+    const value = ext.children[ext.children.length - 1]?.content ?? new Uint8Array();
+    if (critical && !HANDLED_EXTENSIONS.has(extOid)) c.unhandledCritical = true;
+    const v = parseDer(value);
+    switch (extOid) {
+      case "2.5.29.14":
+        c.skid = hex(v.content);
+        break;
+      case "2.5.29.35": {
+        const keyid = v.children.find((n) => n.tagClass === "context" && n.tagNumber === 0);
+        const names = v.children.find((n) => n.tagClass === "context" && n.tagNumber === 1);
+        const serial = v.children.find((n) => n.tagClass === "context" && n.tagNumber === 2);
+        const dirName = names?.children.find((n) => n.tagClass === "context" && n.tagNumber === 4);
+        const inner = dirName?.children[0];
+        c.akid = {
+          keyid: keyid ? hex(keyid.content) : undefined,
+          serial: serial ? integerHex(serial.content) : undefined,
+          issuerNameDer: inner ? nodeBytes(value, inner) : undefined,
+        };
+        break;
+      }
+      case "2.5.29.15":
+        c.keyUsage = firstBitByte(v.content);
+        break;
+      case "2.5.29.19": {
+        const ca = v.children[0]?.tagNumber === 1 && v.children[0].content[0] !== 0;
+        const len = v.children.find((n) => n.tagNumber === 2);
+        c.basic = { ca, pathLen: len ? Number.parseInt(hex(len.content) || "0", 16) : undefined };
+        break;
+      }
+      case "2.5.29.37":
+        c.extKeyUsage = v.children.map((n) => readOid(n, "extended key usage"));
+        break;
+      case "2.16.840.1.113730.1.1":
+        c.nsCertType = firstBitByte(v.content);
+        break;
+    }
+  }
+  return c;
+}
+
+/** The key type a signature algorithm needs, to match an issuer's key before its signature is tried. */
+function sigAlgKeyKind(algOid: string): PublicKeyData["kind"] | undefined {
+  if (Object.values(RSA_SIG_OIDS).includes(algOid)) return "rsa";
+  if (Object.values(ECDSA_SIG_OIDS).includes(algOid)) return "ec";
+  if (Object.values(DSA_SIG_OIDS).includes(algOid)) return "dsa";
+  if (algOid === ED25519) return "ed25519";
+  if (algOid === OID.ed448) return "ed448";
+  return undefined;
+}
+
+/**
+ * Whether `issuer` may have issued `subject`, before any signature is checked (OpenSSL's
+ * ossl_x509_likely_issued): the names chain, the authority key identifier (key id, serial number and
+ * issuer name, when present) matches the issuer, and the signature algorithm fits the issuer's key.
+ */
+function likelyIssued(issuer: ChainCert, subject: ChainCert): boolean {
+  if (issuer.info.subject !== subject.info.issuer) return false;
+  const akid = subject.akid;
+  if (akid) {
+    if (akid.keyid !== undefined && issuer.skid !== undefined && akid.keyid !== issuer.skid) return false;
+    if (akid.serial !== undefined && akid.serial !== issuer.serial) return false;
+    if (akid.issuerNameDer && !sameBytes(akid.issuerNameDer, issuer.issuerNameDer)) return false;
+  }
+  const kind = sigAlgKeyKind(subject.algOid);
+  return kind === undefined || kind === issuer.info.publicKey.key.kind;
+}
+
+const selfSigned = (c: ChainCert) => likelyIssued(c, c);
+const selfIssued = (c: ChainCert) => c.info.subject === c.info.issuer;
+const timeValid = (c: ChainCert, at: Date) => validityStatus(c.info, at) === "valid";
+
+/** Among the certificates that may have issued `x`, one valid at `at`, else the one that expired last. */
+function findIssuer(candidates: ChainCert[], x: ChainCert, at: Date): ChainCert | undefined {
+  let best: ChainCert | undefined;
+  for (const c of candidates) {
+    if (!likelyIssued(c, x)) continue;
+    if (timeValid(c, at)) return c;
+    if (!best || Date.parse(c.info.notAfter) > Date.parse(best.info.notAfter)) best = c;
+  }
+  return best;
+}
+
+/**
+ * Whether a certificate may sign others, as OpenSSL's X509_check_ca: 0 not a CA; 1 basicConstraints
+ * CA:TRUE; 3 a v1 self-signed root, 4 keyUsage keyCertSign without basicConstraints, 5 a Netscape CA
+ * type (the last three are accepted only at the top of the chain). keyUsage, when present, must
+ * include keyCertSign.
+ */
+function checkCa(c: ChainCert): number {
+  if (c.keyUsage !== undefined && !(c.keyUsage & KU_BITS.keyCertSign)) return 0;
+  if (c.basic) return c.basic.ca ? 1 : 0;
+  if (c.info.version === 1 && selfSigned(c)) return 3;
+  if (c.keyUsage !== undefined) return 4;
+  if (c.nsCertType !== undefined && c.nsCertType & NS.anyCa) return 5;
+  return 0;
+}
+
+/** X509_check_purpose for the TLS purposes: 1 fits, 0 does not, 3-5 a CA accepted as openssl does. */
+function checkPurpose(c: ChainCert, purpose: Exclude<ChainPurpose, "any">, asCa: boolean): number {
+  const server = purpose === "sslserver";
+  const ekus = server ? [EKU.serverAuth, EKU.nsSgc, EKU.msSgc] : [EKU.clientAuth];
+  if (c.extKeyUsage && !c.extKeyUsage.some((o) => ekus.includes(o))) return 0;
+  if (asCa) {
+    const ca = checkCa(c);
+    if (ca === 0) return 0;
+    return ca !== 5 || (c.nsCertType ?? 0) & NS.sslCa ? ca : 0;
+  }
+  if (c.nsCertType !== undefined && !(c.nsCertType & (server ? NS.sslServer : NS.sslClient))) return 0;
+  const ku = server
+    ? KU_BITS.digitalSignature | KU_BITS.keyEncipherment | KU_BITS.keyAgreement
+    : KU_BITS.digitalSignature | KU_BITS.keyAgreement;
+  if (c.keyUsage !== undefined && !(c.keyUsage & ku)) return 0;
+  return 1;
+}
+
+/**
+ * Builds the path from the leaf (the first certificate) as OpenSSL 3's X509_verify_cert does with its
+ * defaults (trusted first): at each step an issuer among the trusted certificates is preferred, then
+ * one among the rest of the chain (in any order). The path is trusted only when it reaches a
+ * self-signed trusted certificate; a self-signed certificate from the chain itself is never trusted,
+ * whatever its name, and a self-signed leaf is trusted only when the very same certificate is given as
+ * trusted. Returns the path, how many of its certificates came from the chain, and whether it is
+ * trusted.
+ */
+function buildPath(
+  leaf: ChainCert,
+  pool: ChainCert[],
+  store: ChainCert[],
+  at: Date,
+): { path: ChainCert[]; untrusted: number; trusted: boolean } {
+  const path = [leaf];
+  let untrusted = 1;
+  let searchTrusted = true;
+  let searchUntrusted = pool.length > 0;
+  const top = () => path[path.length - 1] as ChainCert;
+  while ((searchTrusted || searchUntrusted) && path.length <= pool.length + store.length + 1) {
+    if (searchTrusted) {
+      const x = top();
+      const issuer = findIssuer(store, x, at);
+      let ok = issuer !== undefined;
+      if (issuer) {
+        const ss = selfSigned(x);
+        if (!ss) path.push(issuer);
+        else if (path.length === untrusted) {
+          // A self-signed certificate from the chain stands for a trusted one only if it is the same
+          // certificate: a look-alike with the trusted root's name and a key of its own is refused.
+          if (sameBytes(x.der, issuer.der)) {
+            path[path.length - 1] = issuer;
+            untrusted--;
+          } else ok = false;
+        }
+        if (ok) {
+          searchUntrusted = false;
+          if (path.slice(untrusted).some(selfSigned)) return { path, untrusted, trusted: true };
+          if (!ss) continue;
+        }
+      }
+      if (!searchUntrusted) break;
+    }
+    if (searchUntrusted) {
+      const x = top();
+      const issuer = selfSigned(x)
+        ? undefined
+        : findIssuer(
+            pool.filter((c) => !path.includes(c)),
+            x,
+            at,
+          );
+      if (!issuer) {
+        searchUntrusted = false;
+        searchTrusted = true;
+        continue;
+      }
+      path.push(issuer);
+      untrusted++;
+    }
+  }
+  return { path, untrusted, trusted: false };
+}
+
+/**
+ * Checks a chain given leaf first (as servers send it, or as `openssl verify -untrusted chain.pem
+ * leaf.pem` takes it) against trusted root certificates, as OpenSSL 3's `openssl verify -CAfile
+ * roots.pem` does with its defaults, at the time `at` (its `-attime`):
+ * - the path from the leaf must reach one of the trusted certificates, matched by name (and key
+ *   identifier) and verified by its key, and that certificate must be self-signed; a self-signed
+ *   certificate inside the chain is refused (error 19), even one named as a trusted root;
+ * - with no trusted certificates the verdict is "no trust anchor", never verified;
+ * - every signature on the path, every validity period at `at`, every issuer a CA (basicConstraints
+ *   CA:TRUE, keyUsage keyCertSign), path length constraints, no unknown critical extension, and with
+ *   `purpose` the TLS server or client purpose of every certificate.
+ * Not checked: revocation, name constraints and certificate policies.
  */
 export async function verifyChain(
   chainDer: Uint8Array[],
-  now: Date,
+  at: Date,
   anchors: Uint8Array[] = [],
+  options: ChainOptions = {},
 ): Promise<ChainResult> {
   if (chainDer.length === 0) fail("INVALID_PARAMETER", "Paste at least one certificate");
-  const certs = await Promise.all(chainDer.map((d) => parseCertificate(d)));
-  const anchorCerts = await Promise.all(anchors.map((d) => parseCertificate(d)));
-  const links: ChainLink[] = [];
+  if (Number.isNaN(at.getTime())) fail("INVALID_PARAMETER", "The time to verify at is not a valid date");
+  const given = await Promise.all(chainDer.map((d) => readChainCert(d, false)));
+  const store = await Promise.all(anchors.map((d) => readChainCert(d, true)));
+  const [leaf, ...pool] = given as [ChainCert, ...ChainCert[]];
+  const { path, untrusted, trusted } = buildPath(leaf, pool, store, at);
+  const purpose = options.purpose ?? "any";
+  const errors: ChainError[] = [];
   const problems: string[] = [];
-  for (let i = 0; i < certs.length; i++) {
-    const cert = certs[i];
-    const der = chainDer[i];
-    if (!cert || !der) continue;
-    const parts = signedParts(der, "Certificate");
-    let issuerCert = certs[i + 1];
-    // The issuer is the root when it ends the chain self-issued, or is a trusted certificate.
-    let issuerIsRoot = i + 2 === certs.length && issuerCert?.subject === issuerCert?.issuer;
-    if (!issuerCert) {
-      const anchor = anchorCerts.find((a) => a.subject === cert.issuer);
-      issuerIsRoot = anchor !== undefined;
-      issuerCert = anchor ?? (cert.subject === cert.issuer ? cert : undefined);
-    }
-    const selfSigned =
-      cert.subject === cert.issuer &&
-      (await verifyBy(parts.algOid, cert.publicKey.key, parts.tbs, parts.sig).catch(() => false));
-    const signatureValid = issuerCert
-      ? await verifyBy(parts.algOid, issuerCert.publicKey.key, parts.tbs, parts.sig).catch(() => false)
-      : false;
-    const status = validityStatus(cert, now);
-    const issuerMatches = issuerCert ? issuerCert.subject === cert.issuer : false;
-    links.push({
-      subject: cert.subject,
-      issuer: cert.issuer,
-      notBefore: cert.notBefore,
-      notAfter: cert.notAfter,
-      status,
-      signatureValid,
-      issuerMatches,
-      selfSigned,
-    });
-    const n = `Certificate ${i + 1} (${cert.subject || "no subject"})`;
-    if (status !== "valid") problems.push(`${n} is ${status === "unknown" ? "of unknown validity" : status}`);
-    if (!issuerCert)
-      problems.push(`${n}: its issuer (${cert.issuer}) is not in the chain or the trusted certificates`);
-    else if (!issuerMatches) problems.push(`${n}: the next certificate is not its issuer (names differ)`);
-    else if (!signatureValid) problems.push(`${n}: the signature does not verify with its issuer's key`);
-    else if (issuerCert !== cert && !mayIssue(issuerCert, issuerIsRoot)) {
-      problems.push(
-        `${n}: its issuer (${issuerCert.subject || "no subject"}) is not a CA certificate (no basicConstraints CA:TRUE, or keyUsage without keyCertSign), so it may not sign certificates`,
+  const name = (d: number) => {
+    const c = path[d];
+    return `Certificate ${d + 1} (${c?.info.subject || "no subject"})`;
+  };
+  const report = (code: number, depth: number, words: string) => {
+    const reason = REASONS[code] ?? "verification error";
+    errors.push({ code, depth, reason });
+    problems.push(`${words} (openssl verify: error ${code} at depth ${depth}, ${reason})`);
+  };
+
+  // Trust, as the path ends.
+  const n = path.length;
+  const last = path[n - 1] as ChainCert;
+  if (!trusted) {
+    const d = n - 1;
+    if (selfSigned(last) && n === 1) {
+      report(
+        18,
+        d,
+        store.length
+          ? `${name(d)} is self-signed and is not one of the trusted certificates`
+          : `${name(d)} is self-signed, and no trusted certificate was given to compare it with`,
+      );
+    } else if (selfSigned(last)) {
+      report(
+        19,
+        d,
+        `${name(d)} is a self-signed root from the chain itself, not one of the trusted certificates: the chain does not reach a trusted root`,
+      );
+    } else if (untrusted < n) {
+      report(
+        2,
+        d,
+        `${name(d)} is a trusted certificate but not self-signed, and the root that issued it (${last.info.issuer}) is not among the trusted certificates`,
+      );
+    } else {
+      report(
+        20,
+        d,
+        `${name(d)}: its issuer (${last.info.issuer || "no issuer"}) is neither in the chain nor among the trusted certificates`,
       );
     }
   }
-  for (const a of anchorCerts) {
-    const st = validityStatus(a, now);
-    if (st !== "valid") problems.push(`Trusted certificate ${a.subject} is ${st}`);
+
+  // Extensions, CA flags, purpose and path length, from the leaf up.
+  let pathLength = 0;
+  for (let d = 0; d < n; d++) {
+    const c = path[d] as ChainCert;
+    if (c.unhandledCritical) {
+      report(34, d, `${name(d)} has a critical extension that is not understood`);
+    }
+    if (d > 0) {
+      const ca = checkCa(c);
+      if (ca === 0 || (d + 1 < n && ca !== 1)) {
+        report(
+          79,
+          d,
+          `${name(d)} is not a CA certificate (no basicConstraints CA:TRUE, or keyUsage without keyCertSign), so it may not sign certificates`,
+        );
+      }
+    }
+    if (purpose !== "any" && checkPurpose(c, purpose, d > 0) === 0) {
+      const what = purpose === "sslserver" ? "a TLS server" : "a TLS client";
+      report(
+        26,
+        d,
+        d === 0
+          ? `${name(d)} is not for ${what} (its extended key usage, key usage or Netscape type leaves it out)`
+          : `${name(d)} may not issue certificates for ${what} (its extended key usage leaves it out)`,
+      );
+    }
+    const limit = c.basic?.pathLen;
+    if (d > 1 && limit !== undefined && pathLength > limit) {
+      report(
+        25,
+        d,
+        `${name(d)} allows ${limit} intermediate certificate${limit === 1 ? "" : "s"} below it (pathlen:${limit}), and ${pathLength} follow`,
+      );
+    }
+    if (d > 0 && !selfIssued(c)) pathLength++;
   }
-  return { valid: problems.length === 0, links, problems };
+
+  // Signatures, key usage of each issuer and validity periods, from the top down.
+  const signatureValid: boolean[] = new Array(n).fill(false);
+  const verifies = (issuer: ChainCert, c: ChainCert) =>
+    verifyBy(c.algOid, issuer.info.publicKey.key, c.tbs, c.sig).catch(() => false);
+  let d = n - 1;
+  let issuer = last;
+  let subject: ChainCert | undefined = last;
+  if (likelyIssued(last, last)) {
+    signatureValid[d] = await verifies(last, last);
+  } else if (d === 0 && trusted) {
+    report(21, 0, `${name(0)}: its signature cannot be checked without its issuer`);
+  } else {
+    d--;
+    subject = path[d];
+  }
+  const when = at.toISOString().replace(".000Z", "Z");
+  while (d >= 0 && subject) {
+    if (subject !== issuer) {
+      if (issuer.keyUsage !== undefined && !(issuer.keyUsage & KU_BITS.keyCertSign)) {
+        report(32, d + 1, `${name(d + 1)}: its keyUsage does not include keyCertSign`);
+      }
+      signatureValid[d] = await verifies(issuer, subject);
+      if (!signatureValid[d]) {
+        report(7, d, `${name(d)}: the signature does not verify with its issuer's key`);
+      }
+    }
+    const status = validityStatus(subject.info, at);
+    if (status === "not yet valid") {
+      report(9, d, `${name(d)} is not yet valid at ${when} (valid from ${subject.info.notBefore})`);
+    } else if (status === "expired") {
+      report(10, d, `${name(d)} has expired at ${when} (valid until ${subject.info.notAfter})`);
+    } else if (status === "unknown") {
+      report(13, d, `${name(d)} has a validity period that cannot be read`);
+    }
+    d--;
+    issuer = subject;
+    subject = path[d];
+  }
+
+  const links = path.map(
+    (c, i): ChainLink => ({
+      subject: c.info.subject,
+      issuer: c.info.issuer,
+      notBefore: c.info.notBefore,
+      notAfter: c.info.notAfter,
+      status: validityStatus(c.info, at),
+      signatureValid: signatureValid[i] ?? false,
+      issuerMatches: c.info.issuer === (path[i + 1] ?? c).info.subject,
+      selfSigned: selfSigned(c),
+      trusted: c.trusted,
+    }),
+  );
+  const verdict = store.length === 0 ? "no trust anchor" : errors.length ? "failed" : "verified";
+  if (store.length === 0) {
+    problems.unshift(
+      "No trusted root certificate was given: without one, nothing can be verified (a chain can always end in a self-signed certificate its sender made)",
+    );
+  }
+  return {
+    verdict,
+    valid: verdict === "verified",
+    at: at.toISOString(),
+    links,
+    // A chain's copy of the trusted root that was used in its place is not "unused".
+    unused: pool
+      .filter((c) => !path.includes(c) && !path.some((p) => sameBytes(p.der, c.der)))
+      .map((c) => c.info.subject || "(no subject)"),
+    errors,
+    problems,
+  };
 }

@@ -1,12 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatLimit, tooLargeMessage } from "./format";
+import { formatBytes, formatLimit, tooLargeMessage, withArticle } from "./format";
 
 describe("byte counts", () => {
-  it("sizes are SI: 100,000,000 bytes is 100 MB", () => {
+  it("sizes are binary too: 1,048,576 bytes is 1 MiB, as the limits say", () => {
     expect(formatBytes(1)).toBe("1 byte");
     expect(formatBytes(999)).toBe("999 bytes");
-    expect(formatBytes(3_000_000)).toBe("3 MB");
-    expect(formatBytes(100_000_000)).toBe("100 MB");
+    expect(formatBytes(1024 * 1024)).toBe("1 MiB");
+    expect(formatBytes(3_000_000)).toBe("2.86 MiB");
+    expect(formatBytes(3 * 1024 * 1024)).toBe("3 MiB");
+  });
+
+  it("key types take the article they are read with", () => {
+    expect(["EC", "RSA", "Ed25519", "X448", "DSA", "DH"].map(withArticle)).toEqual([
+      "an EC",
+      "an RSA",
+      "an Ed25519",
+      "an X448",
+      "a DSA",
+      "a DH",
+    ]);
   });
 
   it("limits are binary: 4 × 1024 × 1024 is 4 MiB, not 4.19 MB", () => {

@@ -1,14 +1,12 @@
 /**
- * How the workbench writes byte counts: sizes of files and results in SI units, as file managers show
- * them; limits, which are powers of two, in binary units, so that 4 × 1024 × 1024 reads "4 MiB" and not
- * "4.19 MB".
+ * How the workbench writes byte counts: in binary units everywhere (1 MiB = 1,048,576 bytes), sizes of
+ * files and results as well as limits, so that a 1 MiB file reads "1 MiB" beside a "4 MiB" limit and
+ * not "1.05 MB".
  */
 
-/** Sizes in SI units (1 MB = 1,000,000 bytes), as file managers show them: 100,000,000 bytes is "100 MB". */
+/** A size in binary units: 1,048,576 bytes is "1 MiB", 3,000,000 bytes "2.86 MiB". */
 export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} ${n === 1 ? "byte" : "bytes"}`;
-  const [value, unit] = n < 1e6 ? [n / 1e3, "kB"] : n < 1e9 ? [n / 1e6, "MB"] : [n / 1e9, "GB"];
-  return `${Number(value.toFixed(value < 10 ? 2 : 1)).toLocaleString("en-US")} ${unit}`;
+  return formatLimit(n);
 }
 
 /** A limit in binary units (1 MiB = 1,048,576 bytes): 4 MiB is "4 MiB", 64 KiB "64 KiB". */
@@ -27,3 +25,9 @@ export function formatLimit(n: number): string {
 /** What a field says of a file over its limit: "big.pem is larger than 4 MiB". */
 export const tooLargeMessage = (name: string, limit: number) =>
   `${name} is larger than ${formatLimit(limit)}`;
+
+/**
+ * A key type with its article as it is read aloud: "an EC", "an RSA", "an Ed25519", "an X448", but "a
+ * DSA", "a DH" (the letter's name, not the word, decides: "an" before a vowel sound).
+ */
+export const withArticle = (word: string) => `${/^[AEFHILMNORSX8]/.test(word) ? "an" : "a"} ${word}`;

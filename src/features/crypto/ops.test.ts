@@ -445,3 +445,116 @@ describe("crypto workbench operations", () => {
     }
   });
 });
+
+describe("an ECDSA signature in the other encoding is named, not only refused", () => {
+  it("openssl's DER signature as raw r||s (and back): invalid, with a hint that fits", async () => {
+    const o = new OpenSslDir();
+    try {
+      const priv = o.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]).toString();
+      o.write("k.pem", priv);
+      o.write("m.txt", "Pay 10.00 EUR to Ada");
+      const der = new Uint8Array(o.run(["dgst", "-sha256", "-sign", "k.pem", "m.txt"]));
+      // SEQUENCE { INTEGER r, INTEGER s } → r || s, each 32 bytes.
+      const ints: Uint8Array[] = [];
+      for (let i = 2; i < der.length; ) {
+        const len = der[i + 1] ?? 0;
+        const v = der.subarray(i + 2, i + 2 + len);
+        ints.push(v[0] === 0 ? v.subarray(1) : v);
+        i += 2 + len;
+      }
+      const raw = new Uint8Array(64);
+      for (const [k, v] of ints.entries()) raw.set(v, 32 * (k + 1) - v.length);
+      const publicKey = o.run(["pkey", "-in", "k.pem", "-pubout"]).toString();
+      const data = { kind: "utf8", text: "Pay 10.00 EUR to Ada" } as const;
+      const check = (sig: Uint8Array, format: "der" | "raw") =>
+        ops.verify({
+          publicKey,
+          data,
+          signature: { kind: "base64", text: Buffer.from(sig).toString("base64") },
+          options: { scheme: "auto", hash: "default", format },
+        });
+      expect((await check(der, "der")).valid).toBe(true);
+      expect((await check(raw, "raw")).valid).toBe(true);
+      const rawAsDer = await check(raw, "der");
+      expect(rawAsDer.valid).toBe(false);
+      expect(rawAsDer.hint).toMatch(/valid signature in the other encoding: choose “Raw r\|\|s/);
+      const derAsRaw = await check(der, "raw");
+      expect(derAsRaw.valid).toBe(false);
+      expect(derAsRaw.hint).toMatch(/choose “DER \(OpenSSL\)”/);
+      // Bytes that are neither: a hint about the form, no claim that it is valid.
+      const junk = raw.slice();
+      junk[5] = (junk[5] ?? 0) ^ 1;
+      const bad = await check(junk, "der");
+      expect(bad.valid).toBe(false);
+      expect(bad.hint).toMatch(/not DER .* 64 bytes of r\|\|s/);
+    } finally {
+      o.cleanup();
+    }
+  });
+});
+
+describe("openssl enc files both ways", () => {
+  it("an openssl enc -a file opens as Base64; decrypting shows the salt, key and IV openssl -P prints", async () => {
+    const o = new OpenSslDir();
+    try {
+      o.write("msg.txt", "Pay 10.00 EUR to Ada\n");
+      o.run([
+        "enc",
+        "-aes-256-cbc",
+        "-pbkdf2",
+        "-a",
+        "-pass",
+        "pass:pw",
+        "-in",
+        "msg.txt",
+        "-out",
+        "msg.b64",
+      ]);
+      const printed = o
+        .run(["enc", "-d", "-aes-256-cbc", "-pbkdf2", "-a", "-pass", "pass:pw", "-in", "msg.b64", "-P"])
+        .toString();
+      const field = (name: string) => new RegExp(`^${name}\\s*=\\s*([0-9A-F]+)$`, "m").exec(printed)?.[1];
+      const file = new File([new Uint8Array(o.read("msg.b64"))], "msg.b64");
+      const dec = await ops.symmetric({
+        direction: "decrypt",
+        cipher: "AES-256-CBC",
+        keyMode: "password",
+        password: "pw",
+        kdf: "pbkdf2",
+        iterations: 10000,
+        hash: "SHA-256",
+        key: "",
+        iv: "",
+        aad: null,
+        data: { kind: "file", file },
+        output: "utf8",
+      });
+      expect(dec.value).toBe("Pay 10.00 EUR to Ada\n");
+      expect(dec.readAsBase64).toBe(true);
+      expect(dec.salt?.toUpperCase()).toBe(field("salt"));
+      expect(dec.key.toUpperCase()).toBe(field("key"));
+      expect(dec.iv.toUpperCase()).toBe(field("iv"));
+
+      // The binary form (no -a) is read as it is.
+      o.run(["enc", "-aes-256-cbc", "-pbkdf2", "-pass", "pass:pw", "-in", "msg.txt", "-out", "msg.bin"]);
+      const bin = await ops.symmetric({
+        direction: "decrypt",
+        cipher: "AES-256-CBC",
+        keyMode: "password",
+        password: "pw",
+        kdf: "pbkdf2",
+        iterations: 10000,
+        hash: "SHA-256",
+        key: "",
+        iv: "",
+        aad: null,
+        data: { kind: "file", file: new File([new Uint8Array(o.read("msg.bin"))], "msg.bin") },
+        output: "utf8",
+      });
+      expect(bin.value).toBe("Pay 10.00 EUR to Ada\n");
+      expect(bin.readAsBase64).toBeUndefined();
+    } finally {
+      o.cleanup();
+    }
+  });
+});

@@ -401,6 +401,27 @@ async function verify(a: {
         : "If it was made with PSS (openssl … -sigopt rsa_padding_mode:pss), choose RSA-PSS; check the hash too.",
     };
   }
+  // ECDSA and DSA signatures come in two encodings: when the chosen one fails, try the other and say so.
+  if (!valid && (scheme.alg === "ECDSA" || scheme.alg === "DSA")) {
+    const format = scheme.format ?? "der";
+    const other = format === "der" ? "raw" : "der";
+    const fits = await c.verify(key, data, signature, { ...scheme, format: other }).catch(() => false);
+    const named = other === "raw" ? "Raw r||s (JWS, WebCrypto)" : "DER (OpenSSL)";
+    const looksDer =
+      signature[0] === 0x30 && signature[1] !== undefined && signature[1] + 2 <= signature.length;
+    if (fits) {
+      return {
+        ...out,
+        hint: `It is a valid signature in the other encoding: choose “${named}” as the format.`,
+      };
+    }
+    if (format === "der" && !looksDer) {
+      return {
+        ...out,
+        hint: `It is not DER (OpenSSL's form starts with 0x30): if it is ${signature.length} bytes of r||s (as JWS and WebCrypto write it), choose “${named}”; check the hash too.`,
+      };
+    }
+  }
   return out;
 }
 
@@ -490,6 +511,8 @@ export interface SymmetricResult {
   key: string;
   iv: string;
   salt?: string;
+  /** The ciphertext file was Base64 text (openssl enc -a) and was decoded first. */
+  readAsBase64?: boolean;
 }
 
 function wrap64(text: string): string {
@@ -504,7 +527,14 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
       "data",
     );
   }
-  const data = await bytesOf("data", a.data);
+  let data = await bytesOf("data", a.data);
+  // A file `openssl enc -a` wrote is Base64 text: read it as such when it is nothing else.
+  let readAsBase64 = false;
+  if (a.direction === "decrypt" && a.data.kind === "file" && looksLikeBase64(data)) {
+    const text = new TextDecoder().decode(data).replace(/\s+/g, "");
+    data = await at("data", () => c.base64ToBytes(text));
+    readAsBase64 = true;
+  }
   const aad = a.aad ? await bytesOf("aad", a.aad) : undefined;
   const opts = aad && aad.length > 0 ? { aad } : {};
   let key: c.EncKey;
@@ -530,7 +560,9 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
     out = r.output;
     info = r;
   } else {
-    out = await at(fields, () => c.symmetricDecrypt(a.cipher, data, key, opts));
+    const r = await at(fields, () => c.symmetricDecryptDetailed(a.cipher, data, key, opts));
+    out = r.output;
+    info = r;
   }
   let shownAs = a.output;
   let value = "";
@@ -554,7 +586,27 @@ async function symmetric(a: SymmetricArgs): Promise<SymmetricResult> {
     iv: info ? c.bytesToHex(info.iv) : "",
   };
   if (info?.salt) result.salt = c.bytesToHex(info.salt);
+  if (readAsBase64) result.readAsBase64 = true;
   return result;
+}
+
+/**
+ * Whether file bytes are Base64 text (`openssl enc -a` output: the alphabet in lines), rather than
+ * binary ciphertext, which is all Base64 characters only by a chance too small to matter.
+ */
+function looksLikeBase64(bytes: Uint8Array): boolean {
+  let chars = 0;
+  for (const b of bytes) {
+    const base64 =
+      (b >= 0x41 && b <= 0x5a) ||
+      (b >= 0x61 && b <= 0x7a) ||
+      (b >= 0x30 && b <= 0x39) ||
+      b === 0x2b ||
+      b === 0x2f;
+    if (base64) chars++;
+    else if (b !== 0x3d && b !== 0x0a && b !== 0x0d && b !== 0x20 && b !== 0x09) return false;
+  }
+  return chars >= 16;
 }
 
 // ---- HKDF ------------------------------------------------------------------------------------------
@@ -656,13 +708,27 @@ async function createCertificate(a: {
   }
 }
 
-async function verifyChain(a: { chain: string; trusted: string }): Promise<c.ChainResult> {
+const CHAIN_PURPOSES: readonly c.ChainPurpose[] = ["any", "sslserver", "sslclient"];
+
+async function verifyChain(a: {
+  chain: string;
+  trusted: string;
+  /** The time to check at (ISO 8601); empty for now. */
+  at?: string;
+  purpose?: c.ChainPurpose;
+}): Promise<c.ChainResult> {
   const blocks = (text: string, field: string) => at(field, () => c.certificatesFromPem(text));
   const chain = await blocks(a.chain, "chain");
   if (chain.length === 0)
     throw new FieldError("INVALID_PARAMETER", "Paste at least one certificate", "chain");
   const trusted = a.trusted.trim() ? await blocks(a.trusted, "trusted") : [];
-  return at("chain", () => c.verifyChain(chain, new Date(), trusted));
+  const when = a.at?.trim() ? new Date(a.at) : new Date();
+  if (Number.isNaN(when.getTime()))
+    throw new FieldError("INVALID_PARAMETER", "Enter a date and time, or leave it empty for now", "at");
+  const purpose = a.purpose ?? "any";
+  if (!CHAIN_PURPOSES.includes(purpose))
+    throw new FieldError("INVALID_PARAMETER", `Unknown purpose "${purpose}"`, "purpose");
+  return at("chain", () => c.verifyChain(chain, when, trusted, { purpose }));
 }
 
 export const ops = {

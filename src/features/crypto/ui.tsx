@@ -7,7 +7,9 @@ import { flushSync } from "react-dom";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, Label, NativeSelect, Textarea } from "@/components/ui/input";
+import { FileInput } from "@/components/ui/file-input";
+import { Input, Label, Textarea } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { keyFileText } from "@/core/crypto/keyfile";
 import { cn } from "@/lib/utils";
 import { ABORTED, type CallOptions, runCrypto, WorkbenchError } from "./client";
@@ -78,19 +80,22 @@ export type FieldErrors = Record<string, string | undefined>;
  * Turns a failed operation into inline errors (by field; `form` for the rest) and a toast. A cancel is
  * not an error: it comes back as `notice`, which the run row shows in the ordinary text colour.
  */
-export function errorsFrom(error: unknown, fallbackField = "form"): FieldErrors {
+export function errorsFrom(error: unknown, fallbackField = "form", { toast = true } = {}): FieldErrors {
   if (error instanceof WorkbenchError) {
     if (error.code === ABORTED) {
-      notify.info("Cancelled");
+      if (toast) notify.info("Cancelled");
       return { notice: "Cancelled. Your inputs are as you left them." };
     }
-    notify.error(error.message);
+    if (toast) notify.error(error.message);
     return { [error.field ?? fallbackField]: error.message };
   }
   const message = error instanceof Error ? error.message : String(error);
-  notify.error(message);
+  if (toast) notify.error(message);
   return { form: message };
 }
+
+/** Whether a failed run was cancelled (by the person, or by a newer run replacing it). */
+export const isAborted = (error: unknown) => error instanceof WorkbenchError && error.code === ABORTED;
 
 type RunFn = ReturnType<typeof useCryptoJob>["run"];
 
@@ -184,22 +189,14 @@ export function SelectField({
   return (
     <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
       {(props) => (
-        <NativeSelect {...props} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
-          {options?.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-          {groups?.map((g) => (
-            <optgroup key={g.label} label={g.label}>
-              {g.options.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </optgroup>
-          ))}
-        </NativeSelect>
+        <SimpleSelect
+          {...props}
+          value={value}
+          disabled={disabled}
+          onValueChange={onChange}
+          options={options ?? groups?.flatMap((g) => g.options) ?? []}
+          {...(groups ? { groups } : {})}
+        />
       )}
     </Field>
   );
@@ -273,15 +270,20 @@ export async function readKeyFile(file: File): Promise<string> {
   return keyFileText(new Uint8Array(await file.arrayBuffer())).text;
 }
 
-/** "Open file" beside a key field: fills it from a PEM or DER file, read in the browser only. */
+/** "Open file" beside a key field: fills it from PEM or DER files, read in the browser only. */
 function OpenFileButton({
   id,
   label,
   onText,
+  multiple = false,
+  onTexts,
 }: {
   id: string;
   label: string;
   onText: (text: string) => void;
+  /** Take several files at once, handed to `onTexts` (as text: PEM as it is, DER as base64). */
+  multiple?: boolean;
+  onTexts?: (texts: { name: string; text: string; binary: boolean }[]) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -291,14 +293,25 @@ function OpenFileButton({
         id={`${id}-file`}
         type="file"
         hidden
+        multiple={multiple}
         accept=".pem,.der,.crt,.cer,.key,.pub,.csr,.req,.p8,.txt,application/x-pem-file,application/pkix-cert"
         onChange={async (e) => {
-          const file = e.target.files?.[0];
+          const files = Array.from(e.target.files ?? []);
           e.target.value = "";
-          if (!file) return;
+          if (!files.length) return;
           try {
-            onText(await readKeyFile(file));
-            notify.success(`Read ${file.name}`);
+            if (onTexts) {
+              const texts = await Promise.all(
+                files.map(async (file) => {
+                  if (file.size > PEM_FILE_MAX) throw new Error(tooLargeMessage(file.name, PEM_FILE_MAX));
+                  return { name: file.name, ...keyFileText(new Uint8Array(await file.arrayBuffer())) };
+                }),
+              );
+              onTexts(texts);
+            } else {
+              onText(await readKeyFile(files[0] as File));
+            }
+            notify.success(`Read ${files.map((f) => f.name).join(", ")}`);
           } catch (err) {
             notify.error(err instanceof Error ? err.message : String(err));
           }
@@ -309,14 +322,27 @@ function OpenFileButton({
         variant="outline"
         size="sm"
         // The visible name only: a name holding the field's label would make the label ambiguous.
-        title={`Open a PEM or DER file for ${label.toLowerCase()}`}
+        title={`Open ${multiple ? "PEM or DER files" : "a PEM or DER file"} for ${label.toLowerCase()}`}
         onClick={() => input.current?.click()}
       >
         <FileUp aria-hidden />
-        Open file
+        {multiple ? "Add files" : "Open file"}
       </Button>
     </>
   );
+}
+
+/** PEM text for a list of certificate files: PEM as it is, DER (read as base64) armoured. */
+export function certificateFilesText(current: string, files: { text: string; binary: boolean }[]): string {
+  const blocks = files.map(({ text, binary }) =>
+    binary
+      ? `-----BEGIN CERTIFICATE-----\n${text.replace(/(.{64})/g, "$1\n").replace(/\n$/, "")}\n-----END CERTIFICATE-----\n`
+      : text.endsWith("\n")
+        ? text
+        : `${text}\n`,
+  );
+  const head = current.trim() ? `${current.replace(/\s+$/, "")}\n` : "";
+  return head + blocks.join("");
 }
 
 /** A key/PEM textarea: monospace, no spellcheck, fixed height, and "Open file" for PEM or DER files. */
@@ -329,6 +355,7 @@ export function PemField({
   error,
   placeholder = "-----BEGIN …-----",
   rows = 6,
+  certificates = false,
 }: {
   id: string;
   label: string;
@@ -338,13 +365,22 @@ export function PemField({
   error?: string | undefined;
   placeholder?: string;
   rows?: number;
+  /** A list of certificates: files are added after what is there (several at once), DER as PEM. */
+  certificates?: boolean;
 }) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
     <div className="grid gap-2">
       <div className="flex min-h-8 flex-wrap items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
-        <OpenFileButton id={id} label={label} onText={onChange} />
+        <OpenFileButton
+          id={id}
+          label={label}
+          onText={onChange}
+          {...(certificates
+            ? { multiple: true, onTexts: (files) => onChange(certificateFilesText(value, files)) }
+            : {})}
+        />
       </div>
       <Textarea
         id={id}
@@ -481,30 +517,24 @@ export function DataField({
           <Label htmlFor={`${id}-kind`} className="font-normal text-muted-foreground">
             Input as
           </Label>
-          <NativeSelect
+          <SimpleSelect
             id={`${id}-kind`}
             value={value.kind}
-            onChange={(e) => onChange({ ...value, kind: e.target.value as DataValue["kind"] })}
+            onValueChange={(kind) => onChange({ ...value, kind })}
+            options={kinds.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
             className="h-8 w-auto py-0 text-sm"
-          >
-            {kinds.map((k) => (
-              <option key={k} value={k}>
-                {KIND_LABELS[k]}
-              </option>
-            ))}
-          </NativeSelect>
+          />
         </div>
       </div>
       {value.kind === "file" ? (
         <div className="grid gap-2">
-          <input
+          <FileInput
             ref={fileInput}
             id={id}
-            type="file"
+            fileName={value.file?.name}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy || undefined}
-            onChange={(e) => onChange({ ...value, file: e.target.files?.[0] ?? null })}
-            className="block w-full rounded-md border border-input bg-background text-sm text-muted-foreground file:mr-3 file:h-10 file:border-0 file:border-r file:border-border file:bg-muted file:px-4 file:text-sm file:font-medium file:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring aria-invalid:border-destructive"
+            onFiles={(files) => onChange({ ...value, file: files[0] ?? null })}
           />
           <p id={infoId} className="min-h-5 text-xs text-muted-foreground tabular-nums">
             {value.file

@@ -19,8 +19,10 @@ import {
 } from "lucide-react";
 import dynamic from "next/dynamic";
 import { type ComponentType, type MouseEvent, useEffect, useState } from "react";
-import { Label, NativeSelect } from "@/components/ui/input";
+import { Label } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { cn } from "@/lib/utils";
+import { type Handoff, HandoffContext, type KeyHandoff } from "./handoff";
 import { AgreeTool } from "./tools/agree";
 import { HashTool } from "./tools/hash";
 import { HmacTool } from "./tools/hmac";
@@ -66,6 +68,8 @@ const TOOLS = [
 
 type ToolId = (typeof TOOLS)[number]["id"];
 
+const TOOL_OPTIONS = TOOLS.map((t) => ({ value: t.id, label: t.label }));
+
 function toolFromUrl(): ToolId {
   const t = new URLSearchParams(window.location.search).get("tool");
   return TOOLS.find((x) => x.id === t)?.id ?? "hash";
@@ -99,6 +103,15 @@ export default function CryptoWorkbench() {
     window.history.replaceState(window.history.state, "", hrefFor(id));
   }
 
+  const [signKey, setSignKey] = useState<KeyHandoff | null>(null);
+  const handoff: Handoff = {
+    signKey,
+    sendToSign: (key) => {
+      setSignKey((old) => ({ ...key, n: (old?.n ?? 0) + 1 }));
+      select("sign");
+    },
+  };
+
   const onLink = (id: ToolId) => (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
     e.preventDefault();
@@ -106,54 +119,51 @@ export default function CryptoWorkbench() {
   };
 
   return (
-    <div className="grid gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:gap-10">
-      <div className="md:hidden">
-        <Label htmlFor="crypto-tool-select">Tool</Label>
-        <NativeSelect
-          id="crypto-tool-select"
-          className="mt-2"
-          value={tool}
-          onChange={(e) => select(e.target.value as ToolId)}
-        >
-          {TOOLS.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.label}
-            </option>
-          ))}
-        </NativeSelect>
+    <HandoffContext value={handoff}>
+      <div className="grid gap-6 md:grid-cols-[13rem_minmax(0,1fr)] md:gap-10">
+        <div className="md:hidden">
+          <Label htmlFor="crypto-tool-select">Tool</Label>
+          <SimpleSelect
+            id="crypto-tool-select"
+            className="mt-2"
+            value={tool}
+            onValueChange={select}
+            options={TOOL_OPTIONS}
+          />
+        </div>
+        <nav aria-label="Crypto tools" className="hidden md:block">
+          <ul className="sticky top-20 grid gap-1">
+            {TOOLS.map((t) => {
+              const Icon = t.icon;
+              return (
+                <li key={t.id}>
+                  <a
+                    href={`/calculator?mode=crypto&tool=${t.id}`}
+                    onClick={onLink(t.id)}
+                    aria-current={t.id === tool ? "page" : undefined}
+                    className={cn(
+                      "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring",
+                      "aria-[current=page]:bg-muted aria-[current=page]:text-foreground",
+                    )}
+                  >
+                    <Icon className="size-4 shrink-0" aria-hidden />
+                    {t.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="min-w-0">
+          {TOOLS.map(({ id, Component }) =>
+            opened.has(id) ? (
+              <div key={id} hidden={id !== tool} data-tool={id}>
+                <Component />
+              </div>
+            ) : null,
+          )}
+        </div>
       </div>
-      <nav aria-label="Crypto tools" className="hidden md:block">
-        <ul className="sticky top-20 grid gap-1">
-          {TOOLS.map((t) => {
-            const Icon = t.icon;
-            return (
-              <li key={t.id}>
-                <a
-                  href={`/calculator?mode=crypto&tool=${t.id}`}
-                  onClick={onLink(t.id)}
-                  aria-current={t.id === tool ? "page" : undefined}
-                  className={cn(
-                    "flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring",
-                    "aria-[current=page]:bg-muted aria-[current=page]:text-foreground",
-                  )}
-                >
-                  <Icon className="size-4 shrink-0" aria-hidden />
-                  {t.label}
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <div className="min-w-0">
-        {TOOLS.map(({ id, Component }) =>
-          opened.has(id) ? (
-            <div key={id} hidden={id !== tool} data-tool={id}>
-              <Component />
-            </div>
-          ) : null,
-        )}
-      </div>
-    </div>
+    </HandoffContext>
   );
 }

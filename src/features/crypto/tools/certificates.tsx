@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { ChainResult } from "@/core/crypto";
+import type { ChainPurpose, ChainResult } from "@/core/crypto";
 import { cn } from "@/lib/utils";
 import {
   emptyPrivateKey,
@@ -108,26 +108,61 @@ function CreateForm() {
 }
 
 const STATUS = {
-  valid: "valid now",
+  valid: "valid",
   expired: "expired",
   "not yet valid": "not yet valid",
   unknown: "unknown",
 };
 
+const PURPOSES = [
+  { value: "any", label: "Any (openssl verify's default)" },
+  { value: "sslserver", label: "TLS server (-purpose sslserver)" },
+  { value: "sslclient", label: "TLS client (-purpose sslclient)" },
+] as const;
+
+const HEADLINE: Record<ChainResult["verdict"], string> = {
+  verified: "✓ The chain verifies to a trusted root",
+  failed: "✗ The chain does not verify",
+  "no trust anchor": "Unverified: no trust anchor",
+};
+
+/** `openssl verify`'s -attime: whole seconds since 1970. */
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
 function ChainForm() {
   const [chain, setChain] = useState("");
   const [trusted, setTrusted] = useState("");
-  const form = useToolForm<ChainResult>();
+  const [when, setWhen] = useState("");
+  const [purpose, setPurpose] = useState<ChainPurpose>("any");
+  const form = useToolForm<ChainResult & { now: boolean }>();
   const { errors, result } = form;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    // A datetime-local value is the device's local time; the worker gets the instant.
+    const at = when ? new Date(when) : null;
+    if (at && Number.isNaN(at.getTime())) {
+      return form.setErrors({ at: "Enter a date and time, or leave it empty for now" });
+    }
     await form.submit(
-      (run) => run("verifyChain", { chain, trusted }),
+      async (run) => ({
+        ...(await run("verifyChain", { chain, trusted, at: at?.toISOString() ?? "", purpose })),
+        now: !at,
+      }),
       (r) => (r.valid ? "The chain verifies" : null),
     );
   }
 
+  const command = result
+    ? [
+        "openssl verify -CAfile trusted.pem -untrusted chain.pem",
+        result.now ? "" : `-attime ${epochSeconds(result.at)}`,
+        purpose === "any" ? "" : `-purpose ${purpose}`,
+        "leaf.pem",
+      ]
+        .filter(Boolean)
+        .join(" ")
+    : "";
   return (
     <form onSubmit={onSubmit} aria-labelledby="chain-heading" noValidate className="grid gap-3">
       <h4 id="chain-heading" className="text-base font-semibold">
@@ -135,8 +170,9 @@ function ChainForm() {
       </h4>
       <PemField
         id="chain-certs"
+        certificates
         label="Certificates, leaf first"
-        hint="As a server sends them (e.g. a fullchain.pem); the last is the root or is signed by a trusted one"
+        hint="As a server sends them (e.g. a fullchain.pem): the leaf, then the intermediates in any order"
         value={chain}
         onChange={setChain}
         error={errors.chain}
@@ -144,13 +180,34 @@ function ChainForm() {
       />
       <PemField
         id="chain-trusted"
-        label="Trusted root certificates (optional)"
-        hint="Needed when the chain does not include its self-signed root"
+        certificates
+        label="Trusted root certificates"
+        hint="The roots you trust, from your CA or your system's store. The chain must reach one of them; a self-signed certificate inside the chain is never trusted"
         value={trusted}
         onChange={setTrusted}
         error={errors.trusted}
         rows={4}
       />
+      <FormGrid>
+        <TextField
+          id="chain-at"
+          label="Verify at (your local time)"
+          type="datetime-local"
+          step={1}
+          hint="Empty: now, by this device's clock (openssl verify -attime)"
+          value={when}
+          onChange={setWhen}
+          error={errors.at}
+        />
+        <SelectField
+          id="chain-purpose"
+          label="Purpose"
+          value={purpose}
+          onChange={(v) => setPurpose(v as ChainPurpose)}
+          options={PURPOSES}
+          error={errors.purpose}
+        />
+      </FormGrid>
       <RunRow {...form.runRow} label="Verify chain" pendingLabel="Verifying…" />
       <div
         id="chain-result"
@@ -159,29 +216,45 @@ function ChainForm() {
         className={cn(
           "grid min-h-12 gap-2 rounded-md border px-3 py-2 text-sm",
           !result && "border-dashed border-border text-muted-foreground",
-          result?.valid && "border-success/50 bg-success/10",
-          result && !result.valid && "border-destructive/50 bg-destructive/10",
+          result?.verdict === "verified" && "border-success/50 bg-success/10",
+          result?.verdict === "failed" && "border-destructive/50 bg-destructive/10",
+          result?.verdict === "no trust anchor" && "border-amber-500/60 bg-amber-500/10",
         )}
       >
         {result ? (
           <>
-            <p className={cn("font-medium", result.valid ? "text-success" : "text-destructive")}>
-              {result.valid ? "✓ The chain verifies" : "✗ The chain does not verify"}
+            <p
+              className={cn(
+                "font-medium",
+                result.verdict === "verified" && "text-success",
+                result.verdict === "failed" && "text-destructive",
+                result.verdict === "no trust anchor" && "text-foreground",
+              )}
+            >
+              {HEADLINE[result.verdict]}
+            </p>
+            <p className="text-muted-foreground">
+              Checked at {result.at.replace(/\.\d{3}Z$/, "Z")}
+              {result.now ? " (now)" : ""}
+              {purpose === "any" ? "" : `, for ${purpose === "sslserver" ? "a TLS server" : "a TLS client"}`}.
             </p>
             <ol className="grid gap-1">
               {result.links.map((l, i) => (
-                <li key={`${l.subject}|${l.issuer}|${l.notBefore}`} className="text-foreground">
+                <li key={`${l.subject}|${l.issuer}|${l.notBefore}`} className="break-words text-foreground">
                   <span className="font-medium">
                     {i + 1}. {l.subject || "(no subject)"}
                   </span>{" "}
                   <span className="text-muted-foreground">
-                    issued by {l.issuer || "(no issuer)"}; {STATUS[l.status]} ({l.notBefore} to {l.notAfter});
-                    signature {l.signatureValid ? "valid" : "not verified"}
+                    {l.trusted ? "(trusted) " : ""}issued by {l.issuer || "(no issuer)"}; {STATUS[l.status]} (
+                    {l.notBefore} to {l.notAfter}); signature {l.signatureValid ? "valid" : "not verified"}
                     {l.selfSigned ? "; self-signed" : ""}
                   </span>
                 </li>
               ))}
             </ol>
+            {result.unused.length ? (
+              <p className="text-muted-foreground">Not on the path: {result.unused.join("; ")}</p>
+            ) : null}
             {result.problems.length ? (
               <ul className="list-disc pl-5 text-foreground">
                 {result.problems.map((p) => (
@@ -189,16 +262,20 @@ function ChainForm() {
                 ))}
               </ul>
             ) : null}
+            <p className="text-muted-foreground">
+              The same with OpenSSL: <code className="font-mono text-xs break-all">{command}</code>
+            </p>
           </>
         ) : (
-          "Paste the chain (and, if the root is not in it, the trusted root) and press Verify chain."
+          "Paste the chain and the roots you trust, and press Verify chain."
         )}
       </div>
       <p className="text-xs text-muted-foreground">
-        Checked: each signature by the next certificate's key, issuer names, that each issuer is a CA
-        (basicConstraints, keyUsage), validity dates by this device's clock, and the end at a self-signed or
-        trusted root. Not checked: revocation, extended key usage, name constraints and path length; use{" "}
-        <code className="font-mono">openssl verify</code> for those.
+        Decided as <code className="font-mono">openssl verify</code> decides: the path from the leaf must
+        reach one of the trusted roots (matched by name and key identifier, and verified by its key), every
+        signature verifies, every certificate is in its validity period at the chosen time, every issuer is a
+        CA (basicConstraints, keyUsage keyCertSign) within its path length, and with a purpose, the extended
+        key usage fits. Not checked: revocation, name constraints and certificate policies.
       </p>
     </form>
   );

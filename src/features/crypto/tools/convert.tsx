@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
+import { withArticle } from "../format";
 import type { ConvertedKey } from "../ops";
 import {
   emptyPrivateKey,
@@ -125,7 +126,7 @@ export default function ConvertTool() {
         }
       >
         {result
-          ? `From a ${result.summary.type} ${result.summary.isPrivate ? "private" : "public"} key of ${result.summary.bits} bits${result.label ? ` to “${result.label}”` : ""}`
+          ? `From ${withArticle(result.summary.type)} ${result.summary.isPrivate ? "private" : "public"} key of ${result.summary.bits} bits${result.label ? ` to “${result.label}”` : ""}`
           : ""}
       </ResultBox>
     </form>

@@ -60,6 +60,7 @@ export default function EncryptTool() {
   const mode = gcm ? "raw" : keyMode;
   const bits = cipher.slice(4, 7);
   const ivBytes = gcm ? 12 : 16;
+  const ctr = cipher.endsWith("CTR");
 
   function switchDirection(d: SymmetricArgs["direction"]) {
     setDirection(d);
@@ -100,7 +101,11 @@ export default function EncryptTool() {
         )),
         direction,
       }),
-      direction === "encrypt" ? "Encrypted" : "Decrypted",
+      direction === "encrypt"
+        ? "Encrypted"
+        : cipher.endsWith("CTR")
+          ? "Decrypted; CTR cannot tell a wrong password or key: if the text is garbage, that is why"
+          : "Decrypted",
     );
   }
 
@@ -119,8 +124,11 @@ export default function EncryptTool() {
 
   const resultNote = result
     ? [
+        result.readAsBase64 ? "The file is Base64 text (openssl enc -a): decoded first." : "",
         result.value ? "" : formatBytes(result.bytes.length),
-        result.shownAs !== output ? "Not valid UTF-8 text, so shown as hex." : "",
+        result.shownAs !== output
+          ? `Not valid UTF-8 text, so shown as hex${result.direction === "decrypt" && ctr ? " (with CTR, a wrong password or key gives such bytes: it cannot be detected)" : ""}.`
+          : "",
         result.salt ? `salt=${result.salt.toUpperCase()}` : "",
         result.key ? `key=${result.key.toUpperCase()}` : "",
         result.iv ? `iv=${result.iv.toUpperCase()}` : "",
@@ -131,7 +139,7 @@ export default function EncryptTool() {
 
   const openssl =
     mode === "password"
-      ? `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""}${kdf === "pbkdf2" ? ` -pbkdf2${iterations !== "10000" ? ` -iter ${iterations}` : ""}` : ""}${hash !== "SHA-256" ? ` -md ${opensslMd(hash)}` : ""}${output.startsWith("base64") || (direction === "decrypt" && data.kind === "base64") ? " -a" : ""} -in … -out …`
+      ? `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""}${kdf === "pbkdf2" ? ` -pbkdf2${iterations !== "10000" ? ` -iter ${iterations}` : ""}` : ""}${hash !== "SHA-256" ? ` -md ${opensslMd(hash)}` : ""}${output.startsWith("base64") || (direction === "decrypt" && data.kind === "base64") ? " -a" : ""}${direction === "encrypt" && output === "base64" ? " -A" : ""} -in … -out …`
       : gcm
         ? "openssl enc has no AEAD ciphers: the ciphertext is followed by its 16-byte tag, as WebCrypto, Go and Node write it"
         : `openssl enc -${cipher.toLowerCase()}${direction === "decrypt" ? " -d" : ""} -K <key> -iv <iv> -in … -out …`;
@@ -283,10 +291,17 @@ export default function EncryptTool() {
         }
         download={
           result
-            ? {
-                filename: result.direction === "encrypt" ? "encrypted.bin" : "decrypted.bin",
-                bytes: result.bytes,
-              }
+            ? result.direction === "encrypt" && result.shownAs.startsWith("base64") && result.value
+              ? // What openssl enc -a writes (and -d -a reads): the Base64 text, ending in a newline.
+                {
+                  filename: "encrypted.b64",
+                  type: "text/plain",
+                  bytes: new TextEncoder().encode(`${result.value}\n`),
+                }
+              : {
+                  filename: result.direction === "encrypt" ? "encrypted.bin" : "decrypted.bin",
+                  bytes: result.bytes,
+                }
             : undefined
         }
       >

@@ -1,16 +1,18 @@
 "use client";
 
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { releaseHashWorker, warmHashWorker } from "../client";
 import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../constants";
-import type { OpResult, OutputEncoding } from "../ops";
+import type { DataSpec, OpResult, OutputEncoding } from "../ops";
 import {
   DataField,
   type DataValue,
   dataSpec,
   emptyData,
+  errorsFrom,
   FormGrid,
   formatBytes,
+  isAborted,
   OutputField,
   ResultBox,
   RunRow,
@@ -21,6 +23,11 @@ import {
 } from "../ui";
 
 type Digest = (typeof DIGESTS)[number];
+
+/** Typed input is hashed this long after the last change. */
+const LIVE_DELAY_MS = 250;
+/** Longer typed (or pasted) input is hashed on the button only. */
+const LIVE_MAX_CHARS = 1_000_000;
 
 const isXof = (alg: Digest): alg is keyof typeof XOF_DEFAULTS => alg in XOF_DEFAULTS;
 
@@ -37,24 +44,61 @@ export function HashTool() {
     return releaseHashWorker;
   }, []);
 
+  const len = xof && length.trim() ? Number(length) : undefined;
+  const args = (spec: DataSpec) => ({
+    alg,
+    data: spec,
+    output,
+    ...(len !== undefined ? { length: len } : {}),
+  });
+
+  const liveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    // A live run still waiting would cancel this one.
+    clearTimeout(liveTimer.current);
     const spec = dataSpec(data);
     if (!spec) return form.setErrors({ data: "Choose a file to hash" });
-    const len = xof && length.trim() ? Number(length) : undefined;
     await form.submit(
       async (run) => ({
-        ...(await run(
-          "hash",
-          { alg, data: spec, output, ...(len !== undefined ? { length: len } : {}) },
-          spec.kind === "file" ? { worker: "hash" } : {},
-        )),
+        ...(await run("hash", args(spec), spec.kind === "file" ? { worker: "hash" } : {})),
         alg,
         output,
       }),
       `${alg} computed`,
     );
   }
+
+  // Typed input is hashed as it changes (in the worker, a moment after the last key), without
+  // toasts; a newer run cancels the one before. Files wait for the button: they can be large.
+  const { job, setResult, setErrors } = form;
+  const typed = data.kind === "file" ? null : data.text;
+  // A digest of typed text does not stay beside a file chosen instead (nor the other way round).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the kind of input changes only
+  useEffect(() => setResult(null), [data.kind === "file"]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: args is rebuilt from alg, output and len, listed here
+  useEffect(() => {
+    if (typed === null) return;
+    if (typed === "" || typed.length > LIVE_MAX_CHARS) {
+      if (typed === "") setResult(null);
+      return;
+    }
+    const spec = dataSpec(data);
+    if (!spec) return;
+    liveTimer.current = setTimeout(async () => {
+      try {
+        const r = await job.run("hash", args(spec));
+        setErrors({});
+        setResult({ ...r, alg, output });
+      } catch (err) {
+        if (isAborted(err)) return;
+        setResult(null);
+        setErrors(errorsFrom(err, "form", { toast: false }));
+      }
+    }, LIVE_DELAY_MS);
+    return () => clearTimeout(liveTimer.current);
+  }, [typed, data.kind, alg, output, len]);
 
   const result = form.result;
   return (
@@ -94,7 +138,7 @@ export function HashTool() {
         id="hash-result"
         label="Digest"
         value={result?.value ?? ""}
-        placeholder="Enter some input and press Hash; the digest appears here."
+        placeholder="Type some input: the digest appears here as you type (for a file, press Hash)."
         download={result ? { filename: "digest.bin", binary: result.output } : undefined}
       >
         {result

@@ -26,7 +26,8 @@ export default function HkdfTool() {
   const [mode, setMode] = useState<Mode>("extract-and-expand");
   const [key, setKey] = useState<DataValue>(emptyData("hex"));
   const [salt, setSalt] = useState<DataValue>(emptyData("hex"));
-  const [info, setInfo] = useState<DataValue>(emptyData("utf8"));
+  // Hex, as the key material and the salt: RFC 5869's vectors (and most specs) give info in hex.
+  const [info, setInfo] = useState<DataValue>(emptyData("hex"));
   const [length, setLength] = useState("32");
   const [output, setOutput] = useState<OutputEncoding>("hex");
   const form = useToolForm<{ value: string; length: number; output: OutputEncoding; label: string }>();

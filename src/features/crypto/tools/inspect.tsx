@@ -219,7 +219,14 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
                 {csr.publicKey.curve ? `, ${csr.publicKey.curve}` : ""}
                 {csr.publicKey.exponent ? `, exponent ${csr.publicKey.exponent}` : ""}
               </Row>
-              <Row term="Signature">{csr.signatureAlgorithm}</Row>
+              <Row term="Signature">
+                {csr.signatureAlgorithm}
+                {b.csrSignatureValid === undefined
+                  ? "; not checked (algorithm not supported here)"
+                  : b.csrSignatureValid
+                    ? "; ✓ signed by its own key (openssl req -verify)"
+                    : "; ✗ does not verify with its own key: the request was altered or forged"}
+              </Row>
               <Row term="Requested names">
                 <SanList sans={csr.subjectAltNames} />
               </Row>

@@ -1,7 +1,10 @@
 "use client";
 
+import { Signature } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { Button } from "@/components/ui/button";
 import { KEY_ALGORITHM_GROUPS } from "../constants";
+import { useHandoff } from "../handoff";
 import type { GeneratedKeys } from "../ops";
 import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../ui";
 
@@ -17,16 +20,28 @@ function summaryLine(k: GeneratedKeys): string {
   return `${s.type} key pair, ${detail}; generated in ${(k.millis / 1000).toFixed(2)} s${k.encrypted ? "; private key encrypted (PBES2, PBKDF2-HMAC-SHA-256 600,000 iterations, AES-256-CBC)" : ""}`;
 }
 
+/** The key types the Sign tool signs with (X25519, X448 and DH keys only agree on secrets). */
+const SIGNING_KINDS: readonly GeneratedKeys["summary"]["kind"][] = ["rsa", "ec", "ed25519", "ed448", "dsa"];
+
 export function KeygenTool() {
   const [algorithm, setAlgorithm] = useState("Ed25519");
   const [passphrase, setPassphrase] = useState("");
-  const form = useToolForm<GeneratedKeys>();
+  const form = useToolForm<GeneratedKeys & { passphrase: string }>();
   const { errors, result: keys } = form;
+  const { sendToSign } = useHandoff();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
+    const used = passphrase;
     await form.submit(
-      (run) => run("generateKey", { algorithm, ...(passphrase ? { passphrase } : {}) }, { dedicated: true }),
+      async (run) => ({
+        ...(await run(
+          "generateKey",
+          { algorithm, ...(used ? { passphrase: used } : {}) },
+          { dedicated: true },
+        )),
+        passphrase: used,
+      }),
       (r) => `${r.summary.type} key pair generated`,
     );
   }
@@ -63,6 +78,19 @@ export function KeygenTool() {
       <p className="min-h-5 text-sm text-muted-foreground tabular-nums" aria-live="polite">
         {keys ? summaryLine(keys) : "Choose an algorithm and press Generate key pair."}
       </p>
+      {keys && SIGNING_KINDS.includes(keys.summary.kind) ? (
+        <div>
+          <Button
+            type="button"
+            variant="secondary"
+            size="sm"
+            onClick={() => sendToSign({ privateKey: keys.privatePem, passphrase: keys.passphrase })}
+          >
+            <Signature aria-hidden />
+            Use this key to sign
+          </Button>
+        </div>
+      ) : null}
       <div className="grid gap-x-4 lg:grid-cols-2">
         <ResultBox
           id="keys-private"

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { FileInput } from "@/components/ui/file-input";
 import { Input, Textarea } from "@/components/ui/input";
 import { base64ToBytes, bytesToBase64, bytesToUtf8 } from "@/core/crypto/encoding";
 import { type ReceiptKey, type VerifyOutcome, verifyReceipt } from "@/core/receipts/receipt";
@@ -44,6 +45,7 @@ export function ReceiptTool() {
   const [signature, setSignature] = useState("");
   const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
   const [pending, setPending] = useState(false);
+  const [fileNames, setFileNames] = useState<{ receipt?: string; signature?: string }>({});
 
   useEffect(() => {
     const prefill = fromFragment();
@@ -56,6 +58,7 @@ export function ReceiptTool() {
   async function readFile(file: File | undefined, kind: "receipt" | "signature") {
     if (!file) return;
     if (file.size > 64 * 1024) return notify.error("That file is too large to be a receipt or signature.");
+    setFileNames((n) => ({ ...n, [kind]: file.name }));
     const bytes = new Uint8Array(await file.arrayBuffer());
     if (kind === "receipt") setReceipt(bytesToUtf8(bytes, false));
     else setSignature(bytes.length === 64 ? bytesToBase64(bytes) : bytesToUtf8(bytes, false).trim());
@@ -109,24 +112,26 @@ export function ReceiptTool() {
             />
           )}
         </Field>
-        <div className="flex flex-wrap gap-4 text-sm">
-          <label className="grid gap-1">
-            <span className="text-muted-foreground">receipt.json file</span>
-            <input
-              type="file"
-              className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground"
-              accept=".json,application/json"
-              onChange={(e) => readFile(e.target.files?.[0], "receipt")}
-            />
-          </label>
-          <label className="grid gap-1">
-            <span className="text-muted-foreground">receipt.sig file</span>
-            <input
-              type="file"
-              className="text-sm file:mr-3 file:rounded-md file:border file:border-border file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground"
-              onChange={(e) => readFile(e.target.files?.[0], "signature")}
-            />
-          </label>
+        <div className="grid gap-x-4 sm:grid-cols-2">
+          <Field id="receipt-json-file" label="receipt.json file">
+            {(props) => (
+              <FileInput
+                {...props}
+                accept=".json,application/json"
+                fileName={fileNames.receipt}
+                onFiles={(f) => readFile(f[0], "receipt")}
+              />
+            )}
+          </Field>
+          <Field id="receipt-sig-file" label="receipt.sig file">
+            {(props) => (
+              <FileInput
+                {...props}
+                fileName={fileNames.signature}
+                onFiles={(f) => readFile(f[0], "signature")}
+              />
+            )}
+          </Field>
         </div>
         <div className="mt-2">
           <Button type="submit" disabled={pending || !receipt || !signature}>

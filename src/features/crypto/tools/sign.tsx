@@ -5,6 +5,7 @@ import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../constants";
+import { useHandoff } from "../handoff";
 import type { OutputEncoding, SignatureOptions } from "../ops";
 import {
   DataField,
@@ -66,7 +67,9 @@ function SchemeFields({
   verifying?: boolean;
 }) {
   return (
-    <FormGrid className="sm:grid-cols-2 lg:grid-cols-4">
+    // Two columns at every width from sm: four in a row truncated the labels and options, and a label
+    // that wrapped pushed its select below the others.
+    <FormGrid>
       <SelectField
         id={`${prefix}-scheme`}
         label="Scheme"
@@ -130,6 +133,17 @@ function SignForm({ onCheck }: { onCheck: (p: Omit<Prefill, "n">) => void }) {
     output: OutputEncoding;
   }>();
   const { errors, result } = form;
+  const { signKey } = useHandoff();
+  const { setResult, setErrors } = form;
+  useEffect(() => {
+    if (!signKey) return;
+    setKey({ key: signKey.privateKey, passphrase: signKey.passphrase });
+    setResult(null);
+    setErrors({});
+    document.getElementById("sign-heading")?.scrollIntoView({ block: "start" });
+    document.getElementById("sign-data")?.focus({ preventScroll: true });
+    notify.info("The key from Key generation is in Sign: type the message");
+  }, [signKey, setResult, setErrors]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
