@@ -75,9 +75,10 @@ export function DataTable<T extends RowData>({
                       key={cell.id}
                       className={cn("px-3 py-2", cell.column.columnDef.meta?.className)}
                       data-label={
-                        typeof cell.column.columnDef.header === "string" && cell.column.columnDef.header
+                        cell.column.columnDef.meta?.label ??
+                        (typeof cell.column.columnDef.header === "string" && cell.column.columnDef.header
                           ? cell.column.columnDef.header
-                          : undefined
+                          : undefined)
                       }
                     >
                       <table.FlexRender cell={cell} />
