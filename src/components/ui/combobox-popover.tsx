@@ -44,6 +44,13 @@ export default function ComboboxPopover({
     return { ...wake, pick, open: wake.open && !pick };
   });
   const [open, setOpen] = useState(initial.open && !disabled);
+  // Mounted by a pointer passing over the stand-in, then asked to open by a click that reached the
+  // stand-in before this replaced it: open now, as that click meant.
+  const [openAsked, setOpenAsked] = useState(wake.open);
+  if (wake.open !== openAsked) {
+    setOpenAsked(wake.open);
+    if (wake.open && !disabled) setOpen(true);
+  }
   const trigger = useRef<HTMLButtonElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for how the control was reached for
   useEffect(() => {

@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronsUpDown } from "lucide-react";
-import { lazy, Suspense, useRef } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
 import type { ComboboxOption } from "./combobox-rank";
 import { type ComboboxProps, pickerTriggerClass, useDeferredPicker } from "./deferred-picker";
@@ -26,8 +26,10 @@ const ComboboxPopover = lazy(loadPopover);
  */
 export function Combobox(props: ComboboxProps) {
   const { wake, rouse, standInProps } = useDeferredPicker(loadAll, { typeable: true });
-  // What was typed at the stand-in (its state update waits, in a transition, for the code to load).
+  // What was typed at the stand-in (its state update waits, in a transition, for the code to load),
+  // and the same shown in the stand-in meanwhile, so each key visibly lands.
   const typed = useRef("");
+  const [shownTyped, setShownTyped] = useState("");
   const { id, value, options, renderValue, placeholder = "Choose…", disabled, className, ...rest } = props;
   const aria = { "aria-invalid": rest["aria-invalid"], "aria-describedby": rest["aria-describedby"] };
   const chosen = options.find((o) => o.value === value);
@@ -56,6 +58,7 @@ export function Combobox(props: ComboboxProps) {
         if (e.key.length === 1 && e.key !== " ") {
           e.preventDefault();
           typed.current += e.key;
+          setShownTyped(typed.current);
           return rouse({ open: true, focus: true, typed: e.key });
         }
         if (e.key === "Enter" && typed.current) {
@@ -65,9 +68,16 @@ export function Combobox(props: ComboboxProps) {
         rouse({ focus: true });
       }}
     >
-      <span className="min-w-0 truncate">
-        {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
-      </span>
+      {shownTyped ? (
+        <span className="min-w-0 truncate text-foreground" data-testid="combobox-typed">
+          <span className="text-muted-foreground">Search: </span>
+          {shownTyped}
+        </span>
+      ) : (
+        <span className="min-w-0 truncate">
+          {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
+        </span>
+      )}
       <ChevronsUpDown className="size-4 shrink-0 opacity-60" aria-hidden />
     </button>
   );
