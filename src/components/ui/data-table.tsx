@@ -30,6 +30,7 @@ export function DataTable<T extends RowData>({
   empty,
   getRowId,
   className,
+  cards = true,
 }: {
   columns: DataColumn<T>[];
   data: T[];
@@ -37,13 +38,20 @@ export function DataTable<T extends RowData>({
   empty: React.ReactNode;
   getRowId?: (row: T) => string;
   className?: string;
+  /** Rows become cards where the box is narrow; false for a table a phone shows whole anyway. */
+  cards?: boolean;
 }) {
   const table = useTable({ features: dataTableFeatures, columns, data, getRowId });
   const rows = table.getRowModel().rows;
   return (
     <div className={cn("@container w-full max-w-full", className)}>
-      <div className="overflow-x-auto rounded-lg border border-border @max-xl:overflow-visible @max-xl:border-0">
-        <table className="stacked-table w-full border-collapse text-sm tabular-nums">
+      <div
+        className={cn(
+          "overflow-x-auto rounded-lg border border-border",
+          cards && "@max-xl:overflow-visible @max-xl:border-0",
+        )}
+      >
+        <table className={cn("w-full border-collapse text-sm tabular-nums", cards && "stacked-table")}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-muted/50 text-left text-xs uppercase tracking-wide text-muted-foreground">
             {table.getHeaderGroups().map((group) => (
