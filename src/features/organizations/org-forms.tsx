@@ -145,7 +145,9 @@ export function PreferencesForm({
     { idPrefix: "org-prefs", success: "Preferences saved.", onSuccess: refresh },
   );
   return (
-    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+    // One column that may shrink below its content: the rounding mode's long labels truncate instead
+    // of pushing the fields out of a phone's card.
+    <form noValidate onSubmit={form.submit} className="grid max-w-md grid-cols-[minmax(0,1fr)] gap-1">
       <Field id="org-prefs-defaultCurrency" label="Default currency" error={form.fieldErrors.defaultCurrency}>
         {(props) => (
           <CurrencyCombobox
@@ -154,6 +156,7 @@ export function PreferencesForm({
             value={form.values.defaultCurrency}
             onValueChange={(code) => form.setValues((v) => ({ ...v, defaultCurrency: code }))}
             disabled={!canEdit}
+            className="min-w-0"
           />
         )}
       </Field>
@@ -164,6 +167,7 @@ export function PreferencesForm({
             value={isRoundingMode(form.values.roundingMode) ? form.values.roundingMode : ""}
             onValueChange={(mode) => form.setValues((v) => ({ ...v, roundingMode: mode }))}
             disabled={!canEdit}
+            className="min-w-0"
           />
         )}
       </Field>
