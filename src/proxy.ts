@@ -1,5 +1,11 @@
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
+import {
+  encodePlanChoice,
+  PLAN_CHOICE_COOKIE,
+  PLAN_CHOICE_MAX_AGE,
+  planChoiceFromQuery,
+} from "@/core/billing/plan-choice";
 import { requiresSession } from "@/core/routes";
 
 /**
@@ -9,10 +15,27 @@ import { requiresSession } from "@/core/routes";
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  if (!requiresSession(pathname) || getSessionCookie(request)) return NextResponse.next();
-  const target = new URL("/sign-in", request.url);
-  target.searchParams.set("redirect_url", `${pathname}${search}`);
-  return NextResponse.redirect(target);
+  let response: NextResponse;
+  if (!requiresSession(pathname) || getSessionCookie(request)) {
+    response = NextResponse.next();
+  } else {
+    const target = new URL("/sign-in", request.url);
+    target.searchParams.set("redirect_url", `${pathname}${search}`);
+    response = NextResponse.redirect(target);
+  }
+  // A plan picked on the pricing page is remembered through sign-up, email confirmation and
+  // onboarding (whose plan step offers it), however the visitor gets there.
+  const choice = pathname === "/checkout" ? planChoiceFromQuery(request.nextUrl.searchParams) : null;
+  if (choice) {
+    response.cookies.set(PLAN_CHOICE_COOKIE, encodePlanChoice(choice), {
+      path: "/",
+      maxAge: PLAN_CHOICE_MAX_AGE,
+      sameSite: "lax",
+      httpOnly: true,
+      secure: request.nextUrl.protocol === "https:",
+    });
+  }
+  return response;
 }
 
 export const config = {

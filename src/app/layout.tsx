@@ -44,12 +44,17 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           >
             Skip to content
           </a>
-          <ImpersonationBanner stop={stopImpersonatingAction} />
-          <SiteHeader />
+          {/* The site's chrome is not printed: a printed page (a receipt) is the document alone. */}
+          <div className="contents print:hidden">
+            <ImpersonationBanner stop={stopImpersonatingAction} />
+            <SiteHeader />
+          </div>
           <main id="main" className="flex-1">
             {children}
           </main>
-          <SiteFooter />
+          <div className="contents print:hidden">
+            <SiteFooter />
+          </div>
         </Providers>
         <Analytics />
       </body>

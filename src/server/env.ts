@@ -62,6 +62,20 @@ const schema = z
       .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL, such as smtps://user:pass@mail.example.com")
       .optional(),
     MAIL_FROM: z.string().default("Abacus <no-reply@abacus.local>"),
+    // The seller named on receipts ("Issued by"): who runs this instance.
+    SELLER_NAME: z.preprocess(
+      blankAsUnset,
+      z.string().max(200, "must be at most 200 characters").default("Abacus"),
+    ),
+    SELLER_ADDRESS: z.preprocess(
+      blankAsUnset,
+      z.string().max(500, "must be at most 500 characters").optional(),
+    ),
+    SELLER_CONTACT: z.preprocess(
+      blankAsUnset,
+      z.string().max(200, "must be at most 200 characters").optional(),
+    ),
+    SELLER_VAT_ID: z.preprocess(blankAsUnset, z.string().max(40, "must be at most 40 characters").optional()),
     AUTH_SIGN_IN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
     ORGANIZATIONS_PER_USER: z.preprocess(

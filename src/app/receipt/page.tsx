@@ -4,6 +4,7 @@ import { loadReceipt } from "@/features/billing/queries";
 import { ReceiptView } from "@/features/billing/receipt-view";
 import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
 import { getDb } from "@/server/db/client";
+import { sellerDetails } from "@/server/seller";
 
 export const metadata: Metadata = {
   title: "Receipt",
@@ -16,5 +17,5 @@ export default async function Page({ searchParams }: { searchParams: Promise<{ n
   const viewer = await requireOrgRole(`/receipt?number=${encodeURIComponent(number)}`, ALL_MEMBER_ROLES);
   const receipt = await loadReceipt(getDb(), viewer.org.id, number);
   if (!receipt) notFound();
-  return <ReceiptView receipt={receipt} />;
+  return <ReceiptView receipt={receipt} currentSeller={sellerDetails()} />;
 }

@@ -3,6 +3,7 @@
 import { Command, useCommandState } from "cmdk";
 import { Check, Search } from "lucide-react";
 import type * as React from "react";
+import { useLayoutEffect, useRef } from "react";
 import { type ComboboxOption, rankOption } from "./combobox-rank";
 
 /** The inside of an open `Combobox`: search box, filtered list, and the match count for screen readers. */
@@ -14,6 +15,8 @@ export default function ComboboxPanel({
   searchLabel,
   searchPlaceholder,
   emptyText,
+  search,
+  onSearchChange,
   onPick,
 }: {
   value: string;
@@ -23,8 +26,17 @@ export default function ComboboxPanel({
   searchLabel: string;
   searchPlaceholder: string;
   emptyText: string;
+  /** The search (kept by the popover: it may have started before this list loaded). */
+  search: string;
+  onSearchChange: (search: string) => void;
   onPick: (value: string) => void;
 }) {
+  const input = useRef<HTMLInputElement>(null);
+  // Typing goes on where it was: the caret after what was typed before the list loaded.
+  useLayoutEffect(() => {
+    const el = input.current;
+    if (el) el.setSelectionRange(el.value.length, el.value.length);
+  }, []);
   return (
     <Command
       label={searchLabel}
@@ -37,6 +49,9 @@ export default function ComboboxPanel({
         {/* Focus goes to the search box: the list was opened to search it, and the panel may mount after
             the popover has placed focus (it is loaded on first use). */}
         <Command.Input
+          ref={input}
+          value={search}
+          onValueChange={onSearchChange}
           autoFocus
           aria-label={searchLabel}
           placeholder={searchPlaceholder}

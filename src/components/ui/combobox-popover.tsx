@@ -1,9 +1,10 @@
 "use client";
 
-import { ChevronsUpDown } from "lucide-react";
+import { ChevronsUpDown, Search } from "lucide-react";
 import { Popover } from "radix-ui";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
+import { bestMatch } from "./combobox-rank";
 import { type ComboboxProps, pickerTriggerClass, type Wake } from "./deferred-picker";
 import { controlClass } from "./input";
 
@@ -31,13 +32,36 @@ export default function ComboboxPopover({
   wake,
   ...aria
 }: ComboboxProps & { wake: Wake }) {
-  const [open, setOpen] = useState(wake.open && !disabled);
+  // Letters typed at the closed control start the search; Enter typed after them picks at once.
+  const [query, setQuery] = useState(wake.typed ?? "");
+  const [typedSeen, setTypedSeen] = useState(wake.typed ?? "");
+  if ((wake.typed ?? "") !== typedSeen) {
+    setTypedSeen(wake.typed ?? "");
+    setQuery((q) => q + (wake.typed ?? "").slice(typedSeen.length));
+  }
+  const [initial] = useState(() => {
+    const pick = wake.enter ? bestMatch(options, wake.typed ?? "") : undefined;
+    return { ...wake, pick, open: wake.open && !pick };
+  });
+  const [open, setOpen] = useState(initial.open && !disabled);
+  // Mounted by a pointer passing over the stand-in, then asked to open by a click that reached the
+  // stand-in before this replaced it: open now, as that click meant.
+  const [openAsked, setOpenAsked] = useState(wake.open);
+  if (wake.open !== openAsked) {
+    setOpenAsked(wake.open);
+    if (wake.open && !disabled) setOpen(true);
+  }
   const trigger = useRef<HTMLButtonElement>(null);
-  const [initial] = useState(wake);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for how the control was reached for
   useEffect(() => {
+    if (initial.pick) onValueChange(initial.pick.value);
     // Opening moves focus into the search box by itself; a closed control takes over the stand-in's focus.
     if (initial.focus && !initial.open) trigger.current?.focus();
   }, [initial]);
+  const pick = (v: string) => {
+    onValueChange(v);
+    setOpen(false);
+  };
   const listId = useId();
   const chosen = options.find((o) => o.value === value);
 
@@ -72,7 +96,33 @@ export default function ComboboxPopover({
           )}
         >
           <Suspense
-            fallback={<p className="px-3 py-6 text-center text-sm text-muted-foreground">Loading…</p>}
+            fallback={
+              // The search box is there while the list loads, so nothing typed meanwhile is lost;
+              // Enter picks the best match for it, as the list would.
+              <div>
+                <div className="flex items-center gap-2 border-b border-border px-3">
+                  <Search className="size-4 shrink-0 opacity-60" aria-hidden />
+                  <input
+                    // biome-ignore lint/a11y/noAutofocus: the list was opened to search it
+                    autoFocus
+                    aria-label={searchLabel}
+                    placeholder={searchPlaceholder}
+                    value={query}
+                    onChange={(e) => setQuery(e.target.value)}
+                    onKeyDown={(e) => {
+                      if (e.key !== "Enter") return;
+                      e.preventDefault();
+                      const best = bestMatch(options, query);
+                      if (best) pick(best.value);
+                    }}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="h-10 w-full min-w-0 bg-transparent text-base outline-none placeholder:text-muted-foreground sm:text-sm"
+                  />
+                </div>
+                <p className="px-3 py-6 text-center text-sm text-muted-foreground">Loading…</p>
+              </div>
+            }
           >
             <ComboboxPanel
               value={value}
@@ -82,10 +132,9 @@ export default function ComboboxPopover({
               searchLabel={searchLabel}
               searchPlaceholder={searchPlaceholder}
               emptyText={emptyText}
-              onPick={(v) => {
-                onValueChange(v);
-                setOpen(false);
-              }}
+              search={query}
+              onSearchChange={setQuery}
+              onPick={pick}
             />
           </Suspense>
         </Popover.Content>

@@ -25,6 +25,24 @@ export function rankOption(value: string, search: string, keywords: readonly str
 }
 
 /**
+ * The option a search puts first, as the open list ranks it (highest rank, then list order), or
+ * none when nothing matches: what Enter picks.
+ */
+export function bestMatch<T extends ComboboxOption>(options: readonly T[], search: string): T | undefined {
+  if (!search.trim()) return undefined;
+  let best: T | undefined;
+  let bestRank = 0;
+  for (const o of options) {
+    const rank = rankOption(o.value, search, [o.label, ...(o.keywords ?? [])]);
+    if (rank > bestRank) {
+      best = o;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/**
  * A closed select's typeahead for one printable key, as a native select does it: the next option
  * after the chosen one (wrapping round) whose label starts with that letter, or none.
  */

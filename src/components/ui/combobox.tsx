@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronsUpDown } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
 import type { ComboboxOption } from "./combobox-rank";
 import { type ComboboxProps, pickerTriggerClass, useDeferredPicker } from "./deferred-picker";
@@ -25,7 +25,11 @@ const ComboboxPopover = lazy(loadPopover);
  * the same role, state and name, which then swaps for the real one and opens if that was asked.
  */
 export function Combobox(props: ComboboxProps) {
-  const { wake, rouse, standInProps } = useDeferredPicker(loadAll);
+  const { wake, rouse, standInProps } = useDeferredPicker(loadAll, { typeable: true });
+  // What was typed at the stand-in (its state update waits, in a transition, for the code to load),
+  // and the same shown in the stand-in meanwhile, so each key visibly lands.
+  const typed = useRef("");
+  const [shownTyped, setShownTyped] = useState("");
   const { id, value, options, renderValue, placeholder = "Choose…", disabled, className, ...rest } = props;
   const aria = { "aria-invalid": rest["aria-invalid"], "aria-describedby": rest["aria-describedby"] };
   const chosen = options.find((o) => o.value === value);
@@ -47,11 +51,33 @@ export function Combobox(props: ComboboxProps) {
       onBlur={() => rouse({ focus: false })}
       // A click (or Enter/Space, which click a button) opens the popover, as on the real trigger.
       onClick={() => rouse({ open: true, focus: true })}
-      onKeyDown={() => rouse({ focus: true })}
+      onKeyDown={(e) => {
+        // Typing at the closed control opens it and searches for what was typed: the letters typed
+        // while its code loads are kept for the search box, and Enter then picks the best match.
+        if (e.ctrlKey || e.metaKey || e.altKey || e.nativeEvent.isComposing) return rouse({ focus: true });
+        if (e.key.length === 1 && e.key !== " ") {
+          e.preventDefault();
+          typed.current += e.key;
+          setShownTyped(typed.current);
+          return rouse({ open: true, focus: true, typed: e.key });
+        }
+        if (e.key === "Enter" && typed.current) {
+          e.preventDefault();
+          return rouse({ enter: true });
+        }
+        rouse({ focus: true });
+      }}
     >
-      <span className="min-w-0 truncate">
-        {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
-      </span>
+      {shownTyped ? (
+        <span className="min-w-0 truncate text-foreground" data-testid="combobox-typed">
+          <span className="text-muted-foreground">Search: </span>
+          {shownTyped}
+        </span>
+      ) : (
+        <span className="min-w-0 truncate">
+          {chosen ? (renderValue ? renderValue(chosen) : chosen.label) : placeholder}
+        </span>
+      )}
       <ChevronsUpDown className="size-4 shrink-0 opacity-60" aria-hidden />
     </button>
   );

@@ -3,7 +3,7 @@
 import type * as React from "react";
 import { startTransition, useCallback, useState } from "react";
 import type { ComboboxOption } from "./combobox-rank";
-import { AWAKE, EARLY_CLICK, EARLY_CLICKED } from "./early-click";
+import { AWAKE, EARLY_CLICK, EARLY_CLICKED, EARLY_ENTER, EARLY_TYPE, EARLY_TYPED } from "./early-click";
 
 /**
  * Pickers (Select, Combobox) render their closed control without Radix, and swap in the real one
@@ -13,9 +13,16 @@ import { AWAKE, EARLY_CLICK, EARLY_CLICKED } from "./early-click";
  * Render the stand-in as both the content and the fallback of one `Suspense` boundary, so the
  * boundary never changes type and the stand-in's node survives until the swap.
  */
-export type Wake = { open: boolean; focus: boolean };
+export type Wake = {
+  open: boolean;
+  focus: boolean;
+  /** Characters typed at the closed control (a searchable picker starts its search with them). */
+  typed?: string;
+  /** Enter was pressed after typing: pick the search's best match. */
+  enter?: boolean;
+};
 
-export function useDeferredPicker(load: () => Promise<unknown>) {
+export function useDeferredPicker(load: () => Promise<unknown>, options: { typeable?: boolean } = {}) {
   const [wake, setWake] = useState<Wake | null>(null);
   const rouse = (ask: Partial<Wake>) => {
     void load();
@@ -25,6 +32,8 @@ export function useDeferredPicker(load: () => Promise<unknown>) {
       setWake((w) => ({
         open: (w?.open ?? false) || (ask.open ?? false),
         focus: ask.focus ?? w?.focus ?? false,
+        typed: (w?.typed ?? "") + (ask.typed ?? ""),
+        enter: (w?.enter ?? false) || (ask.enter ?? false),
       })),
     );
   };
@@ -36,13 +45,19 @@ export function useDeferredPicker(load: () => Promise<unknown>) {
   const standIn = useCallback((el: HTMLButtonElement | null) => {
     if (!el || el.hasAttribute(AWAKE)) return;
     el.setAttribute(AWAKE, "");
-    if (el.hasAttribute(EARLY_CLICKED)) {
+    const typed = el.getAttribute(EARLY_TYPED) ?? "";
+    const enter = el.hasAttribute(EARLY_ENTER);
+    el.removeAttribute(EARLY_TYPED);
+    el.removeAttribute(EARLY_ENTER);
+    if (el.hasAttribute(EARLY_CLICKED) || typed) {
       el.removeAttribute(EARLY_CLICKED);
-      rouse({ open: true, focus: true });
+      rouse({ open: true, focus: true, typed, enter });
     }
   }, []);
   /** Spread on the stand-in button. */
-  const standInProps = { ref: standIn, [EARLY_CLICK]: "" };
+  const standInProps = options.typeable
+    ? { ref: standIn, [EARLY_CLICK]: "", [EARLY_TYPE]: "" }
+    : { ref: standIn, [EARLY_CLICK]: "" };
   return { wake, rouse, standInProps };
 }
 

@@ -10,5 +10,12 @@
 export const EARLY_CLICK = "data-early-click";
 export const EARLY_CLICKED = "data-early-clicked";
 export const AWAKE = "data-awake";
+/**
+ * On a searchable picker's stand-in, the characters typed at it before hydration are collected here
+ * (and Enter marks `EARLY_ENTER`), so that the search starts with them instead of losing them.
+ */
+export const EARLY_TYPE = "data-early-type";
+export const EARLY_TYPED = "data-early-typed";
+export const EARLY_ENTER = "data-early-enter";
 
-export const earlyClickScript = `document.addEventListener("click",function(e){var t=e.target;t=t&&t.closest?t.closest("[${EARLY_CLICK}]"):null;if(t&&!t.hasAttribute("${AWAKE}"))t.setAttribute("${EARLY_CLICKED}","")},true)`;
+export const earlyClickScript = `(function(d){function f(e,s){var t=e.target;t=t&&t.closest?t.closest(s):null;return t&&!t.hasAttribute("${AWAKE}")?t:null}d.addEventListener("click",function(e){var t=f(e,"[${EARLY_CLICK}]");if(t)t.setAttribute("${EARLY_CLICKED}","")},true);d.addEventListener("keydown",function(e){var t=f(e,"[${EARLY_TYPE}]");if(!t||e.ctrlKey||e.metaKey||e.altKey||e.isComposing)return;if(e.key.length===1){t.setAttribute("${EARLY_TYPED}",(t.getAttribute("${EARLY_TYPED}")||"")+e.key);e.preventDefault()}else if(e.key==="Enter"&&t.hasAttribute("${EARLY_TYPED}")){t.setAttribute("${EARLY_ENTER}","");e.preventDefault()}},true)})(document)`;

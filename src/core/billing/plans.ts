@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import { PLAN_NAMES } from "./plan-names";
 
 /**
  * The plans, defined once. Prices are US dollars as decimal strings (never binary floats); a
@@ -33,7 +34,7 @@ export const YEARLY_MONTHS = 10;
 export const plans: readonly Plan[] = [
   {
     id: "free",
-    name: "Free",
+    name: PLAN_NAMES.free,
     tagline: "For trying Abacus on your own numbers.",
     monthlyUsd: "0",
     limits: {
@@ -51,7 +52,7 @@ export const plans: readonly Plan[] = [
   },
   {
     id: "pro",
-    name: "Pro",
+    name: PLAN_NAMES.pro,
     tagline: "For freelancers and small shops who bill in several currencies.",
     monthlyUsd: "12",
     limits: {
@@ -65,7 +66,7 @@ export const plans: readonly Plan[] = [
   },
   {
     id: "team",
-    name: "Team",
+    name: PLAN_NAMES.team,
     tagline: "For finance and ops teams who need every cent to reconcile.",
     monthlyUsd: "39",
     limits: {

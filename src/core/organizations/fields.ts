@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { isCurrencyCode } from "../money/currencies";
+import { ROUNDING_MODES } from "../rounding";
 
 /**
  * Fields shared by every form about people and organizations (sign-up, profile, onboarding,
@@ -37,6 +39,17 @@ export const orgSlugField = z
   );
 
 export const createOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
+
+/** An organization's calculator defaults, as onboarding and the organization's settings take them. */
+export const preferencesSchema = z.object({
+  defaultCurrency: z.string().trim().toUpperCase().refine(isCurrencyCode, "Choose a currency from the list."),
+  roundingMode: z.enum(ROUNDING_MODES, "Choose a rounding mode."),
+  precision: z.coerce
+    .number("Enter a whole number of digits.")
+    .int("Enter a whole number of digits.")
+    .min(1, "Use at least 1 significant digit.")
+    .max(1000, "Use at most 1,000 significant digits."),
+});
 
 /** A URL-safe slug from an organization's name, e.g. "Acme Finance, Ltd." → "acme-finance-ltd". */
 export function slugify(name: string): string {

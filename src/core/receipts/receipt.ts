@@ -21,6 +21,16 @@ export const RECEIPT_VERSION = 1;
 /** Largest receipt accepted for verification, in characters (a real one is about 1 KB). */
 export const MAX_RECEIPT_CHARS = 16_384;
 
+/** Who sold: the instance's operator, as configured when the receipt was issued. */
+export interface ReceiptSeller {
+  name: string;
+  /** Postal address lines (or the instance's URL when none is configured). */
+  address: string[];
+  /** An email address, phone number or URL to reach the seller. */
+  contact: string;
+  vatId: string | null;
+}
+
 export interface ReceiptPayload {
   type: typeof RECEIPT_TYPE;
   version: typeof RECEIPT_VERSION;
@@ -28,6 +38,8 @@ export interface ReceiptPayload {
   kid: string;
   /** The issuing instance (its public URL, or "Abacus"). */
   issuer: string;
+  /** The seller's name, address and contact (receipts issued before these were signed lack it). */
+  seller?: ReceiptSeller;
   receiptNumber: string;
   orderId: string;
   issuedAt: string;

@@ -131,11 +131,11 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
             : "An owner or admin of this organization can create one."}
         </p>
       ) : (
-        <div className="-mx-4 overflow-x-auto sm:mx-0">
-          <table className="w-full text-sm" aria-label="API keys">
+        <div className="@container">
+          <table className="stacked-table w-full text-sm" aria-label="API keys">
             <thead>
               <tr className="border-b border-border text-left text-muted-foreground">
-                <th scope="col" className="py-2 pr-3 pl-4 font-medium sm:pl-0">
+                <th scope="col" className="py-2 pr-3 font-medium">
                   Name
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
@@ -145,7 +145,7 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
                   Last used
                 </th>
                 {canManage ? (
-                  <th scope="col" className="py-2 pr-4 pl-1 sm:pr-0">
+                  <th scope="col" className="py-2 pl-1">
                     <span className="sr-only">Revoke</span>
                   </th>
                 ) : null}
@@ -154,11 +154,17 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
             <tbody>
               {keys.map((key) => (
                 <tr key={key.id} className="border-b border-border" data-testid="api-key-row">
-                  <td className="py-2 pr-3 pl-4 sm:pl-0">{key.name}</td>
-                  <td className="px-3 py-2 font-mono">{key.prefix}…</td>
-                  <td className="px-3 py-2 text-muted-foreground tabular">{key.lastUsedAt ?? "Never"}</td>
+                  <td className="py-2 pr-3 break-words" data-label="Name">
+                    {key.name}
+                  </td>
+                  <td className="px-3 py-2 font-mono" data-label="Key">
+                    {key.prefix}…
+                  </td>
+                  <td className="px-3 py-2 text-muted-foreground tabular" data-label="Last used">
+                    {key.lastUsedAt ?? "Never"}
+                  </td>
                   {canManage ? (
-                    <td className="py-2 pr-4 pl-1 text-right sm:pr-0">
+                    <td className="py-2 pl-1 text-right">
                       <Button type="button" variant="outline" size="sm" onClick={() => void revoke(key)}>
                         Revoke
                       </Button>

@@ -56,7 +56,15 @@ export async function BillingSection({
         </div>
         {canManage ? (
           <Button asChild size="sm" variant={active ? "outline" : "default"}>
-            <Link href={active && sub.plan === "team" ? "/pricing" : "/checkout?plan=team&interval=monthly"}>
+            <Link
+              href={
+                active && sub.plan === "team"
+                  ? "/pricing"
+                  : active
+                    ? `/checkout?plan=team&interval=${sub.interval}&currency=${sub.currency}`
+                    : "/checkout?plan=team&interval=monthly"
+              }
+            >
               {active ? (sub.plan === "team" ? "See plans" : "Upgrade to Team") : "Upgrade"}
             </Link>
           </Button>
@@ -77,8 +85,9 @@ export async function BillingSection({
             {canManage ? "Upgrading from the pricing page creates one, with a signed receipt." : ""}
           </p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full min-w-[36rem] text-sm">
+          <div className="@container mt-2">
+            <table className="stacked-table w-full text-sm">
+              <caption className="sr-only">Orders and receipts</caption>
               <thead>
                 <tr className="border-b border-border text-left text-muted-foreground">
                   <th scope="col" className="py-2 pr-4 font-medium">
@@ -101,18 +110,22 @@ export async function BillingSection({
               <tbody>
                 {orders.map((o) => (
                   <tr key={o.id} className="border-b border-border">
-                    <td className="tabular py-2 pr-4">{formatDate(o.createdAt)}</td>
-                    <td className="py-2 pr-4">
+                    <td className="tabular py-2 pr-4" data-label="Date">
+                      {formatDate(o.createdAt)}
+                    </td>
+                    <td className="py-2 pr-4" data-label="Plan">
                       {getPlan(o.plan)?.name}, {o.interval}
                     </td>
-                    <td className="tabular py-2 pr-4 text-right">{formatMinor(o.totalMinor, o.currency)}</td>
-                    <td className="py-2 pr-4">
+                    <td className="tabular py-2 pr-4 text-right" data-label="Total">
+                      {formatMinor(o.totalMinor, o.currency)}
+                    </td>
+                    <td className="py-2 pr-4" data-label="Status">
                       {o.status === "paid" ? "Paid" : o.status === "failed" ? "Failed" : "Pending"}
                       {o.status === "failed" && o.failureReason ? (
                         <span className="block text-xs text-muted-foreground">{o.failureReason}</span>
                       ) : null}
                     </td>
-                    <td className="py-2">
+                    <td className="py-2" data-label="Receipt">
                       {o.receiptNumber ? (
                         <span className="flex flex-wrap gap-x-3 gap-y-1">
                           <Link

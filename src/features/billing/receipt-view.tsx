@@ -1,11 +1,11 @@
 import { BadgeCheck, Download } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
-import type { ReceiptPayload } from "@/core/receipts/receipt";
+import { planLabel } from "@/core/billing/plan-names";
+import { shortRate } from "@/core/money/input";
+import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import { formatAmount, formatDate } from "./format";
 import { PrintButton } from "./print-button";
-
-const PLAN_NAMES: Record<string, string> = { pro: "Pro", team: "Team" };
 
 /** base64url of UTF-8 text, for the workbench link's fragment (never sent to a server). */
 function fragmentOf(payload: string, signature: string): string {
@@ -14,12 +14,20 @@ function fragmentOf(payload: string, signature: string): string {
   return `#receipt=${data}&signature=${sig}`;
 }
 
+/**
+ * A receipt as a document: on screen and printed (the site's header and footer are not printed,
+ * and the signed JSON and key id wrap inside the page's margins). The seller is the one signed into
+ * the receipt; receipts issued before that was signed show the instance's current seller details.
+ */
 export function ReceiptView({
   receipt,
+  currentSeller,
 }: {
   receipt: { receiptNumber: string; payload: string; signature: string; kid: string; keyRetired: boolean };
+  currentSeller: ReceiptSeller;
 }) {
   const p = JSON.parse(receipt.payload) as ReceiptPayload;
+  const seller = p.seller ?? currentSeller;
   const download = (file: string) =>
     `/receipt/download?number=${encodeURIComponent(receipt.receiptNumber)}&file=${file}`;
   const row = (label: string, value: string, testId?: string) => (
@@ -56,8 +64,16 @@ export function ReceiptView({
           <h2 id="receipt-from" className="text-sm font-semibold">
             Issued by
           </h2>
-          <p className="mt-2 text-sm">Abacus</p>
-          <p className="text-sm text-muted-foreground break-all">{p.issuer}</p>
+          <address className="mt-2 text-sm not-italic" data-testid="receipt-seller">
+            <span className="block font-medium">{seller.name}</span>
+            {seller.address.map((line) => (
+              <span key={line} className="block text-muted-foreground break-words">
+                {line}
+              </span>
+            ))}
+            <span className="block text-muted-foreground break-all">{seller.contact}</span>
+            {seller.vatId ? <span className="block text-muted-foreground">VAT id {seller.vatId}</span> : null}
+          </address>
         </section>
         <section aria-labelledby="receipt-to">
           <h2 id="receipt-to" className="text-sm font-semibold">
@@ -70,10 +86,7 @@ export function ReceiptView({
           </p>
         </section>
         <dl className="divide-y divide-border text-sm sm:col-span-2">
-          {row(
-            `${PLAN_NAMES[p.plan] ?? p.plan}, ${p.interval}`,
-            `${formatDate(p.period.start)} – ${formatDate(p.period.end)}`,
-          )}
+          {row(planLabel(p.plan, p.interval), `${formatDate(p.period.start)} – ${formatDate(p.period.end)}`)}
           {row("Net", formatAmount(p.net, p.currency), "receipt-net")}
           {row(
             `Tax (${p.billing.country} ${p.taxRate}%, ${p.taxTreatment})`,
@@ -91,7 +104,7 @@ export function ReceiptView({
             "Price basis",
             p.currency === "USD"
               ? `${p.basePrice.amount} USD`
-              : `${p.basePrice.amount} USD × ${p.fx.rate.slice(0, 14)} (ECB ${p.fx.date})`,
+              : `${p.basePrice.amount} USD × ${shortRate(p.fx.rate)} (ECB ${p.fx.date})`,
           )}
         </dl>
       </div>
@@ -125,7 +138,10 @@ export function ReceiptView({
             </Button>
           ))}
         </div>
-        <pre className="hidden overflow-x-auto font-mono text-xs print:block print:whitespace-pre-wrap">
+        <pre
+          className="hidden font-mono text-xs print:block print:whitespace-pre-wrap print:[overflow-wrap:anywhere]"
+          data-testid="receipt-json"
+        >
           {receipt.payload}
         </pre>
       </section>

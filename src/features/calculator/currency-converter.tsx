@@ -11,17 +11,40 @@ import { convert, crossRate, getCurrency, inverseRate, type RateTable, rateCurre
 import { errorOf, parseAmount, shortRate } from "@/core/money/input";
 import { SaveCalculation } from "@/features/history";
 import { AlignedAmount, fractionWidthFor } from "./controls";
+import type { CurrencyLink } from "./currency-link";
 import { currencyName, fmt } from "./money-format";
 import { ToolCard } from "./tool-card";
 
-const DEFAULT_TARGETS = ["USD", "GBP", "JPY"];
+const DEFAULT_TARGETS = ["USD", "GBP", "JPY", "EUR"];
 
-export function Converter({ rates, rounding }: { rates: RateTable; rounding: RoundingMode }) {
+/**
+ * Converts one amount into several currencies. It starts from a saved calculation's link when there
+ * is one, else from the organization's default currency (converted to the usual targets).
+ */
+export function Converter({
+  rates,
+  rounding,
+  link = null,
+  defaultCurrency = null,
+}: {
+  rates: RateTable;
+  rounding: RoundingMode;
+  link?: CurrencyLink | null;
+  defaultCurrency?: string | null;
+}) {
   const ids = useId();
   const available = useMemo(() => rateCurrencies(rates), [rates]);
-  const [amountText, setAmountText] = useState("100");
-  const [from, setFrom] = useState(available.includes("EUR") ? "EUR" : (available[0] ?? "EUR"));
-  const [targets, setTargets] = useState(() => DEFAULT_TARGETS.filter((c) => available.includes(c)));
+  const [amountText, setAmountText] = useState(link?.amount ?? "100");
+  const [from, setFrom] = useState(() => {
+    for (const code of [link?.from, defaultCurrency, "EUR"])
+      if (code && available.includes(code)) return code;
+    return available[0] ?? "EUR";
+  });
+  const [targets, setTargets] = useState(() => {
+    const linked = link?.to?.filter((c) => available.includes(c));
+    if (linked?.length) return linked;
+    return DEFAULT_TARGETS.filter((c) => available.includes(c) && c !== from).slice(0, 3);
+  });
 
   const amount = useMemo(() => parseAmount(amountText, from), [amountText, from]);
   const rows = useMemo(

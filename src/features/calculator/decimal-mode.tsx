@@ -22,6 +22,7 @@ import type { RateTable } from "@/core/money/fx";
 import { SaveCalculation } from "@/features/history";
 import { cn } from "@/lib/utils";
 import { Segmented } from "./controls";
+import type { CalculatorDefaults } from "./defaults";
 import { SyntaxHelp } from "./syntax-help";
 
 /** The engine's default rounding mode (decimal.js's): half up. */
@@ -43,14 +44,21 @@ function valueText(v: Value): string {
  * Decimal mode: an expression box evaluated on every keystroke, precision/rounding/notation settings,
  * and the session's history, `ans` and variables, kept in memory only (a reload forgets them).
  */
-export function DecimalMode({ rates }: { rates: RateTable | null }) {
+export function DecimalMode({
+  rates,
+  defaults = null,
+}: {
+  rates: RateTable | null;
+  defaults?: CalculatorDefaults | null;
+}) {
   const ids = useId();
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const [source, setSource] = useState("");
   const keepEarly = useEarlyInput(source, inputRef);
-  const [precisionText, setPrecisionText] = useState(String(LIMITS.defaultPrecision));
-  const [precision, setPrecision] = useState<number>(LIMITS.defaultPrecision);
-  const [rounding, setRounding] = useState<RoundingMode>(DEFAULT_ROUNDING);
+  const startPrecision = defaults?.precision ?? LIMITS.defaultPrecision;
+  const [precisionText, setPrecisionText] = useState(String(startPrecision));
+  const [precision, setPrecision] = useState<number>(startPrecision);
+  const [rounding, setRounding] = useState<RoundingMode>(defaults?.roundingMode ?? DEFAULT_ROUNDING);
   const [notation, setNotation] = useState<Notation>("plain");
   const [history, setHistory] = useState<HistoryEntry[]>([]);
   const [ans, setAns] = useState<Value | null>(null);

@@ -25,10 +25,19 @@ import { ToolCard } from "./tool-card";
 
 const ALL_CODES = CURRENCIES.map((c) => c.code);
 
-export function MoneyTools({ rounding }: { rounding: RoundingMode }) {
+export function MoneyTools({
+  rounding,
+  defaultCurrency = null,
+}: {
+  rounding: RoundingMode;
+  defaultCurrency?: string | null;
+}) {
   const ids = useId();
-  const [amountText, setAmountText] = useState("100.00");
-  const [currency, setCurrency] = useState("EUR");
+  const startCurrency = defaultCurrency && getCurrency(defaultCurrency) ? defaultCurrency : "EUR";
+  const [amountText, setAmountText] = useState(
+    (getCurrency(startCurrency)?.minorUnits ?? 2) > 0 ? "100.00" : "100",
+  );
+  const [currency, setCurrency] = useState(startCurrency);
   const [taxMode, setTaxMode] = useState<"add" | "extract">("add");
   const [taxText, setTaxText] = useState("20%");
   const [discountText, setDiscountText] = useState("10%");

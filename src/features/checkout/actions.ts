@@ -8,6 +8,7 @@ import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
 import { getPaymentProvider } from "@/server/payments";
+import { sellerDetails } from "@/server/seller";
 import { PAYMENT_PENDING } from "./idempotency";
 import { checkoutSchema } from "./schemas";
 
@@ -41,7 +42,7 @@ export const checkoutAction = action(
         billing: { name: input.name, country: input.country, vatId: input.vatId || null },
         card: card.card,
       },
-      { issuer: getEnv().APP_URL ?? "Abacus" },
+      { issuer: getEnv().APP_URL ?? "Abacus", seller: sellerDetails() },
     );
     if (outcome.status === "invalid") return { ok: false, error: outcome.message };
     if (outcome.status === "failed") {

@@ -1,6 +1,7 @@
 "use client";
 
-import { CreditCard, Lock } from "lucide-react";
+import { CreditCard, FlaskConical, Lock } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
@@ -9,6 +10,7 @@ import { Field } from "@/components/ui/field";
 import { Input, Label, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { detectBrand, formatCardNumber } from "@/core/billing/card";
+import { shortRate } from "@/core/money/input";
 import { checkoutAction } from "./actions";
 import { newIdempotencyKey, PAYMENT_PENDING } from "./idempotency";
 import type { CheckoutQuote } from "./quote";
@@ -25,18 +27,23 @@ export function CheckoutForm({
   initialKey,
   defaultName,
   defaultCountry,
+  defaultVatId = "",
+  testMode = false,
 }: {
   quote: CheckoutQuote;
   initialKey: string;
   defaultName: string;
   defaultCountry: string;
+  defaultVatId?: string;
+  /** The offline test provider takes the payment: nothing is charged. */
+  testMode?: boolean;
 }) {
   const router = useRouter();
   const key = useRef(initialKey);
   const [inclusive, setInclusive] = useState(false);
   const selectId = useId();
   const form = useActionForm(
-    { name: defaultName, country: defaultCountry, vatId: "", cardNumber: "", expiry: "", cvc: "" },
+    { name: defaultName, country: defaultCountry, vatId: defaultVatId, cardNumber: "", expiry: "", cvc: "" },
     async (values) => {
       const result = await checkoutAction({
         ...values,
@@ -103,10 +110,11 @@ export function CheckoutForm({
 
         <fieldset className="grid gap-2 rounded-lg border border-border bg-card p-6">
           <legend className="px-1 text-base font-semibold">Card</legend>
+          {testMode ? <TestCardsNote /> : null}
           <Field
             id="checkout-cardNumber"
             label="Card number"
-            hint={brand ? `${brand}` : "Test cards are listed in the docs under Plans and billing."}
+            hint={brand ? `${brand}` : undefined}
             error={form.fieldErrors.cardNumber}
           >
             {(props) => (
@@ -214,10 +222,33 @@ export function CheckoutForm({
         <p className="text-xs leading-5 text-muted-foreground">
           {quote.currency === "USD"
             ? `Prices are set in US dollars.`
-            : `${quote.usd} USD converted at ${quote.fxRate.slice(0, 12)} (ECB rates of ${quote.fxDate}), rounded once to ${quote.currencyName} minor units.`}{" "}
+            : `${quote.usd} USD converted at ${shortRate(quote.fxRate)} (ECB rates of ${quote.fxDate}), rounded once to ${quote.currencyName} minor units.`}{" "}
           Tax: standard VAT/GST rates as of {quote.taxDate}.
         </p>
       </aside>
     </form>
+  );
+}
+
+/** The cards the offline test provider knows, by outcome; the docs list them all. */
+function TestCardsNote() {
+  return (
+    <div
+      className="mb-2 grid gap-1 rounded-md border border-amber-500/60 bg-amber-50 p-3 text-sm text-amber-950 dark:bg-amber-950/40 dark:text-amber-50"
+      data-testid="test-cards"
+    >
+      <p className="flex items-center gap-2 font-medium">
+        <FlaskConical className="size-4 shrink-0" aria-hidden />
+        Test mode: no card is charged
+      </p>
+      <p>
+        Pay with <span className="font-mono whitespace-nowrap">4242 4242 4242 4242</span>, any future expiry
+        and any CVC. Cards that decline, run out of funds or time out are in the{" "}
+        <Link className="font-medium underline underline-offset-4" href="/docs#test-cards">
+          list of test cards
+        </Link>
+        .
+      </p>
+    </div>
   );
 }

@@ -24,11 +24,31 @@ export type HistoryRow = {
   canDelete: boolean;
 };
 
-/** The calculator URL that re-opens a saved calculation (its first line, for conversions). */
-export function reopenHref(row: Pick<HistoryRow, "expression" | "precision" | "rounding">): string {
+/**
+ * The calculator URL that re-opens a saved calculation: a conversion in the Currency mode with its
+ * amount, source and every target; an expression in the Decimal mode.
+ */
+export function reopenHref(
+  row: Pick<HistoryRow, "mode" | "expression" | "precision" | "rounding" | "currencies">,
+): string {
+  const lines = row.expression.split("\n");
+  if (row.mode === "currency") {
+    const parsed = lines.map((line) => /^(.+?)\s+([A-Za-z]{3})\s+in\s+([A-Za-z]{3})$/.exec(line.trim()));
+    const first = parsed[0];
+    if (first && parsed.every(Boolean)) {
+      const params = new URLSearchParams({
+        mode: "currency",
+        amount: first[1] ?? "",
+        from: (first[2] ?? "").toUpperCase(),
+        to: parsed.map((m) => (m?.[3] ?? "").toUpperCase()).join(","),
+        rounding: row.rounding,
+      });
+      return `/calculator?${params}`;
+    }
+  }
   const params = new URLSearchParams({
     mode: "decimal",
-    expr: row.expression.split("\n")[0] ?? "",
+    expr: lines[0] ?? "",
     precision: String(row.precision),
     rounding: row.rounding,
   });

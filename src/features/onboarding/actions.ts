@@ -1,7 +1,9 @@
 "use server";
 
 import { eq } from "drizzle-orm";
+import { cookies } from "next/headers";
 import { z } from "zod";
+import { PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice";
 import type { OnboardingStepName } from "@/core/onboarding/steps";
 import { createOrgSchema } from "@/core/organizations/fields";
 import { type ActionResult, action } from "@/server/action";
@@ -102,6 +104,8 @@ export const choosePlanAction = action(
     if (!membership) return { ok: false, error: "Create or join an organization first." };
     const done = await advance(viewer.user.id, "plan");
     if (!done.ok) return done;
+    // The pricing page's choice has been offered: it is not offered again.
+    (await cookies()).delete(PLAN_CHOICE_COOKIE);
     if (input.plan === "free" || membership.memberRole === "member") {
       return { ok: true, data: { step: done.data.step, redirectTo: "/dashboard" } };
     }
@@ -112,7 +116,7 @@ export const choosePlanAction = action(
     const query = new URLSearchParams({
       plan: input.plan,
       interval: input.interval,
-      currency: prefs?.currency ?? "USD",
+      currency: input.currency ?? prefs?.currency ?? "USD",
     });
     return { ok: true, data: { step: done.data.step, redirectTo: `/checkout?${query}` } };
   },

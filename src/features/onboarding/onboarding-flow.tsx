@@ -12,7 +12,7 @@ import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { Input, Label } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
 import { isRoundingMode } from "@/core/rounding";
@@ -37,7 +37,11 @@ export type OnboardingData = {
   preferences: { defaultCurrency: string; roundingMode: string; precision: number };
   currencies: { code: string; name: string }[];
   roundingModes: readonly string[];
-  plans: { id: string; name: string; tagline: string; monthly: string; yearly: string }[];
+  plans: { id: string; name: string; tagline: string }[];
+  /** Formatted plan prices by currency code, plan and interval ("¥1,880"). */
+  prices: Record<string, Record<string, Record<"monthly" | "yearly", string>>>;
+  /** The paid plan picked on the pricing page before signing up. */
+  chosenPlan: { plan: string; interval: "monthly" | "yearly"; currency: string } | null;
 };
 
 function Progress({ step }: { step: OnboardingData["step"] }) {
@@ -250,7 +254,7 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () =>
     <form noValidate onSubmit={form.submit} className="grid gap-1">
       <p className="mb-4 text-sm text-muted-foreground">
         {canEdit
-          ? `Defaults for everyone in ${data.activeOrganization?.name}. You can change them later.`
+          ? `Defaults for everyone in ${data.activeOrganization?.name}. You can change them later in the organization's settings.`
           : `These are ${data.activeOrganization?.name}'s defaults, set by its owners and admins.`}
       </p>
       <Field id="prefs-defaultCurrency" label="Default currency" error={form.fieldErrors.defaultCurrency}>
@@ -292,13 +296,21 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () =>
 
 function PlanStep({ data }: { data: OnboardingData }) {
   const router = useRouter();
-  const [interval, setInterval] = useState<"monthly" | "yearly">("monthly");
+  const chosen = data.chosenPlan;
+  const priced = Object.keys(data.prices);
+  const [interval, setInterval] = useState<"monthly" | "yearly">(chosen?.interval ?? "monthly");
+  const [currency, setCurrency] = useState(() => {
+    for (const code of [chosen?.currency, data.preferences.defaultCurrency, "USD"])
+      if (code && priced.includes(code)) return code;
+    return priced[0] ?? "USD";
+  });
   const [pending, startTransition] = useTransition();
   const member = data.activeOrganization?.role === "member";
+  const highlighted = chosen?.plan ?? "pro";
 
   function choose(plan: string) {
     startTransition(async () => {
-      const result = await callAction(() => choosePlanAction({ plan, interval }));
+      const result = await callAction(() => choosePlanAction({ plan, interval, currency }));
       if (!result) return;
       if (!result.ok) return notify.error(result.error);
       notify.success(plan === "free" || member ? "You're all set." : "Almost there: review your order.");
@@ -323,40 +335,69 @@ function PlanStep({ data }: { data: OnboardingData }) {
     );
   }
 
+  const chosenName = data.plans.find((p) => p.id === chosen?.plan)?.name;
   return (
     <div className="grid gap-6">
-      <fieldset className="flex gap-4 text-sm">
-        <legend className="sr-only">Billing interval</legend>
-        {(["monthly", "yearly"] as const).map((value) => (
-          <label key={value} className="flex items-center gap-2">
-            <ChoiceInput
-              type="radio"
-              name="interval"
-              checked={interval === value}
-              onChange={() => setInterval(value)}
+      {chosen && chosenName ? (
+        <p className="text-sm" data-testid="chosen-plan">
+          You picked <span className="font-medium">{chosenName}</span>, billed {chosen.interval}, on the
+          pricing page: it is selected below.
+        </p>
+      ) : null}
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <fieldset className="flex gap-4 text-sm">
+          <legend className="sr-only">Billing interval</legend>
+          {(["monthly", "yearly"] as const).map((value) => (
+            <label key={value} className="flex items-center gap-2">
+              <ChoiceInput
+                type="radio"
+                name="interval"
+                checked={interval === value}
+                onChange={() => setInterval(value)}
+              />
+              {value === "monthly" ? "Monthly" : "Yearly (2 months free)"}
+            </label>
+          ))}
+        </fieldset>
+        {priced.length > 1 ? (
+          <div className="grid w-full gap-1 sm:w-64">
+            <Label htmlFor="plan-currency">Currency</Label>
+            <CurrencyCombobox
+              id="plan-currency"
+              codes={priced}
+              value={currency}
+              onValueChange={setCurrency}
             />
-            {value === "monthly" ? "Monthly" : "Yearly (2 months free)"}
-          </label>
-        ))}
-      </fieldset>
+          </div>
+        ) : null}
+      </div>
       <ul className="grid gap-3 md:grid-cols-3" aria-label="Plans">
         {data.plans.map((plan) => (
           <li
             key={plan.id}
-            className={`flex flex-col gap-4 rounded-md border p-4 ${plan.id === "pro" ? "border-primary" : "border-border"}`}
+            aria-current={plan.id === highlighted && chosen ? "true" : undefined}
+            data-testid={`plan-${plan.id}`}
+            className={`flex flex-col gap-4 rounded-md border p-4 ${plan.id === highlighted ? "border-primary ring-1 ring-primary" : "border-border"}`}
           >
             <div className="grid gap-1">
-              <p className="font-medium">{plan.name}</p>
+              <p className="flex flex-wrap items-center gap-2 font-medium">
+                {plan.name}
+                {plan.id === highlighted && chosen ? (
+                  <span className="rounded-sm border border-primary/40 px-1.5 py-0.5 text-xs font-medium text-primary">
+                    Your choice
+                  </span>
+                ) : null}
+              </p>
               <p className="text-sm text-muted-foreground">{plan.tagline}</p>
             </div>
             <p className="tabular mt-auto text-sm">
-              <span className="text-2xl font-semibold">
-                ${interval === "monthly" ? plan.monthly : plan.yearly}
+              <span className="text-2xl font-semibold" data-testid="plan-price">
+                {data.prices[currency]?.[plan.id]?.[interval] ?? "–"}
               </span>{" "}
               / {interval === "monthly" ? "month" : "year"}
             </p>
             <Button
-              variant={plan.id === "pro" ? "default" : "outline"}
+              variant={plan.id === highlighted ? "default" : "outline"}
               onClick={() => choose(plan.id)}
               disabled={pending}
               className="w-full"

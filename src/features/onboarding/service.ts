@@ -84,30 +84,4 @@ export async function pendingInvitationsFor(db: Db, email: string): Promise<Pend
     .orderBy(asc(invitation.createdAt));
 }
 
-export type OrgPreferences = { defaultCurrency: string; roundingMode: string; precision: number };
-
-export async function organizationPreferences(
-  db: Db,
-  organizationId: string,
-): Promise<OrgPreferences | null> {
-  const [row] = await db
-    .select({
-      defaultCurrency: organization.defaultCurrency,
-      roundingMode: organization.roundingMode,
-      precision: organization.precision,
-    })
-    .from(organization)
-    .where(eq(organization.id, organizationId));
-  return row ?? null;
-}
-
-export async function savePreferences(db: Db, organizationId: string, prefs: OrgPreferences) {
-  await db
-    .update(organization)
-    .set({
-      defaultCurrency: prefs.defaultCurrency,
-      roundingMode: prefs.roundingMode as (typeof organization.$inferInsert)["roundingMode"],
-      precision: prefs.precision,
-    })
-    .where(eq(organization.id, organizationId));
-}
+export { type OrgPreferences, organizationPreferences, savePreferences } from "@/server/org-preferences";

@@ -14,6 +14,7 @@ import {
 import { invitationLink } from "@/server/auth/auth";
 import { getDb } from "@/server/db/client";
 import { invitation, member } from "@/server/db/schema";
+import { savePreferences } from "@/server/org-preferences";
 import { memberLimitProblem } from "@/server/plan-limits";
 import {
   createOrgSchema,
@@ -21,6 +22,7 @@ import {
   idSchema,
   inviteSchema,
   memberRoleSchema,
+  preferencesSchema,
   updateOrgSchema,
 } from "./schemas";
 
@@ -44,6 +46,16 @@ export const updateOrganizationAction = action(
       ORGANIZATION_SLUG_MESSAGES,
     );
     return result.ok ? { ok: true, data: undefined } : result;
+  },
+);
+
+/** The calculator defaults of the organization: its owners and admins change them. */
+export const updatePreferencesAction = action(
+  { kind: "org", roles: MANAGER_ROLES },
+  preferencesSchema,
+  async ({ viewer, input }) => {
+    await savePreferences(getDb(), viewer.org.id, input);
+    return { ok: true, data: undefined };
   },
 );
 

@@ -6,6 +6,8 @@ import { useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { CurrencyCombobox } from "@/components/money/currency-combobox";
+import { RoundingSelect } from "@/components/money/rounding-select";
 import { setFlash } from "@/components/shell/flash";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import {
@@ -22,6 +24,8 @@ import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { assignableRoles, MEMBER_ROLE_LABELS, type MemberRole, memberRoleOf } from "@/core/auth/roles";
+import { CURRENCIES } from "@/core/money/currencies";
+import { isRoundingMode } from "@/core/rounding";
 import {
   cancelInvitationAction,
   createOrganizationAction,
@@ -31,6 +35,7 @@ import {
   removeMemberAction,
   updateMemberRoleAction,
   updateOrganizationAction,
+  updatePreferencesAction,
 } from "./actions";
 import { NameSlugFields } from "./name-slug-fields";
 
@@ -116,6 +121,78 @@ export function OrganizationDetailsForm({
   );
 }
 
+const CURRENCY_CODES = CURRENCIES.map((c) => c.code);
+
+/**
+ * The organization's calculator defaults (set first during onboarding): every member's calculator
+ * starts from them. Owners and admins change them; members see them.
+ */
+export function PreferencesForm({
+  defaultCurrency,
+  roundingMode,
+  precision,
+  canEdit,
+}: {
+  defaultCurrency: string;
+  roundingMode: string;
+  precision: number;
+  canEdit: boolean;
+}) {
+  const refresh = useRefresh();
+  const form = useActionForm(
+    { defaultCurrency, roundingMode, precision: String(precision) },
+    updatePreferencesAction,
+    { idPrefix: "org-prefs", success: "Preferences saved.", onSuccess: refresh },
+  );
+  return (
+    // One column that may shrink below its content: the rounding mode's long labels truncate instead
+    // of pushing the fields out of a phone's card.
+    <form noValidate onSubmit={form.submit} className="grid max-w-md grid-cols-[minmax(0,1fr)] gap-1">
+      <Field id="org-prefs-defaultCurrency" label="Default currency" error={form.fieldErrors.defaultCurrency}>
+        {(props) => (
+          <CurrencyCombobox
+            {...props}
+            codes={CURRENCY_CODES}
+            value={form.values.defaultCurrency}
+            onValueChange={(code) => form.setValues((v) => ({ ...v, defaultCurrency: code }))}
+            disabled={!canEdit}
+            className="min-w-0"
+          />
+        )}
+      </Field>
+      <Field id="org-prefs-roundingMode" label="Rounding mode" error={form.fieldErrors.roundingMode}>
+        {(props) => (
+          <RoundingSelect
+            {...props}
+            value={isRoundingMode(form.values.roundingMode) ? form.values.roundingMode : ""}
+            onValueChange={(mode) => form.setValues((v) => ({ ...v, roundingMode: mode }))}
+            disabled={!canEdit}
+            className="min-w-0"
+          />
+        )}
+      </Field>
+      <Field
+        id="org-prefs-precision"
+        label="Precision (significant digits)"
+        hint="1 to 1,000. 20 is plenty for money."
+        error={form.fieldErrors.precision}
+      >
+        {(props) => <Input {...props} {...form.field("precision")} inputMode="numeric" disabled={!canEdit} />}
+      </Field>
+      <FormError id="org-prefs-error" message={form.formError} />
+      {canEdit ? (
+        <div>
+          <SubmitButton pending={form.pending} variant="outline">
+            Save preferences
+          </SubmitButton>
+        </div>
+      ) : (
+        <p className="text-sm text-muted-foreground">Only owners and admins can change these.</p>
+      )}
+    </form>
+  );
+}
+
 export type MemberRow = {
   id: string;
   name: string;
@@ -131,8 +208,9 @@ type Confirmation =
   | null;
 
 /**
- * The members of the organization. From 640 px a table; on phones each member is a block (name,
- * joined date, then role and Remove on one line), so nothing is off-screen at 360 px. Changing a
+ * The members of the organization. A table where its box is wide enough; else (a phone, the
+ * settings card on a laptop) each member is a block (name, joined date, then role and Remove on
+ * one line), so nothing sticks out of the card. Changing a
  * role and removing a member both ask first.
  */
 export function MembersTable({ members, viewerRole }: { members: MemberRow[]; viewerRole: Role }) {
@@ -168,10 +246,10 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
   }
 
   return (
-    <div className="relative">
-      <table className="w-full text-sm max-sm:block">
+    <div className="@container relative">
+      <table className="w-full text-sm @max-xl:block">
         <caption className="sr-only">Members</caption>
-        <thead className="max-sm:hidden">
+        <thead className="@max-xl:hidden">
           <tr className="border-b border-border text-left text-muted-foreground">
             <th scope="col" className="py-2 pr-3 font-medium">
               Member
@@ -187,23 +265,23 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
             </th>
           </tr>
         </thead>
-        <tbody className="max-sm:block">
+        <tbody className="@max-xl:block">
           {members.map((m) => {
             const editable = canManage && !m.isYou && (viewerRole === "owner" || m.role !== "owner");
             return (
               <tr
                 key={m.id}
                 data-testid="member-row"
-                className="border-b border-border max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-2 max-sm:py-3"
+                className="border-b border-border @max-xl:grid @max-xl:grid-cols-[1fr_auto] @max-xl:items-center @max-xl:gap-x-3 @max-xl:gap-y-2 @max-xl:py-3"
               >
-                <td className="min-w-0 py-3 pr-3 max-sm:col-span-2 max-sm:row-start-1 max-sm:block max-sm:p-0">
+                <td className="min-w-0 py-3 pr-3 @max-xl:col-span-2 @max-xl:row-start-1 @max-xl:block @max-xl:p-0">
                   <p className="font-medium break-words">
                     {m.name}
                     {m.isYou ? <span className="ml-1 text-muted-foreground">(you)</span> : null}
                   </p>
-                  <p className="text-muted-foreground max-sm:break-all">{m.email}</p>
+                  <p className="text-muted-foreground @max-xl:break-all">{m.email}</p>
                 </td>
-                <td className="px-3 py-3 max-sm:block max-sm:p-0">
+                <td className="px-3 py-3 @max-xl:block @max-xl:p-0">
                   {editable ? (
                     <NativeSelect
                       aria-label={`Role of ${m.name}`}
@@ -225,11 +303,11 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
                     roleLabels[m.role]
                   )}
                 </td>
-                <td className="tabular whitespace-nowrap px-3 py-3 text-muted-foreground max-sm:col-span-2 max-sm:row-start-2 max-sm:block max-sm:p-0">
-                  <span className="sm:hidden">Joined </span>
+                <td className="tabular whitespace-nowrap px-3 py-3 text-muted-foreground @max-xl:col-span-2 @max-xl:row-start-2 @max-xl:block @max-xl:p-0">
+                  <span className="@xl:hidden">Joined </span>
                   {m.joined}
                 </td>
-                <td className="py-3 pl-3 text-right max-sm:block max-sm:p-0">
+                <td className="py-3 pl-3 text-right @max-xl:block @max-xl:p-0">
                   {editable ? (
                     <Button
                       size="sm"

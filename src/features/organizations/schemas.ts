@@ -1,8 +1,14 @@
 import { z } from "zod";
 import { MEMBER_ROLES } from "@/core/auth/roles";
-import { createOrgSchema, orgNameField, orgSlugField, slugify } from "@/core/organizations/fields";
+import {
+  createOrgSchema,
+  orgNameField,
+  orgSlugField,
+  preferencesSchema,
+  slugify,
+} from "@/core/organizations/fields";
 
-export { createOrgSchema, orgNameField, orgSlugField, slugify };
+export { createOrgSchema, orgNameField, orgSlugField, preferencesSchema, slugify };
 
 export const updateOrgSchema = z.object({ name: orgNameField, slug: orgSlugField });
 export const inviteSchema = z.object({

@@ -6,7 +6,13 @@ import { quoteOrder } from "@/core/billing/pricing";
 import { addPeriod } from "@/core/billing/subscription";
 import { toDecimalString } from "@/core/money";
 import type { RateTable } from "@/core/money/fx";
-import { canonicalJson, RECEIPT_TYPE, RECEIPT_VERSION, type ReceiptPayload } from "@/core/receipts/receipt";
+import {
+  canonicalJson,
+  RECEIPT_TYPE,
+  RECEIPT_VERSION,
+  type ReceiptPayload,
+  type ReceiptSeller,
+} from "@/core/receipts/receipt";
 import type { Db, Tx } from "../db/client";
 import { orders, organization, payments, receipts, subscriptions } from "../db/schema";
 import type { ChargeResult, PaymentProvider } from "../payments/provider";
@@ -97,7 +103,7 @@ export async function processCheckout(
   provider: PaymentProvider,
   rates: RateTable | null,
   request: CheckoutRequest,
-  options: { now?: () => Date; issuer?: string } = {},
+  options: { now?: () => Date; issuer?: string; seller?: ReceiptSeller } = {},
 ): Promise<CheckoutOutcome> {
   const now = options.now ?? (() => new Date());
   const plan = getPlan(request.plan);
@@ -229,8 +235,14 @@ export async function processCheckout(
     if (charge.status === "declined") {
       return (await settleFailed(tx, order, charge.code, charge.reason, charge.reference ?? null)).outcome;
     }
-    return (await settlePaid(tx, order, charge.reference, { key, issuer: options.issuer, paidAt: now() }))
-      .outcome;
+    return (
+      await settlePaid(tx, order, charge.reference, {
+        key,
+        issuer: options.issuer,
+        seller: options.seller,
+        paidAt: now(),
+      })
+    ).outcome;
   });
 }
 
@@ -315,7 +327,7 @@ export async function settlePaid(
   tx: Tx,
   order: OrderRow,
   reference: string,
-  options: { key: SigningKey; issuer?: string; paidAt: Date },
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
 ): Promise<Settled> {
   const { key, paidAt } = options;
   const [paidOrder] = await tx
@@ -360,6 +372,7 @@ export async function settlePaid(
     version: RECEIPT_VERSION,
     kid: key.kid,
     issuer: options.issuer ?? "Abacus",
+    ...(options.seller ? { seller: options.seller } : {}),
     receiptNumber,
     orderId: order.id,
     issuedAt: paidAt.toISOString(),
@@ -444,6 +457,26 @@ export async function listOrders(db: Db, organizationId: string, limit = 50) {
     .where(eq(orders.organizationId, organizationId))
     .orderBy(desc(orders.createdAt))
     .limit(limit);
+}
+
+/**
+ * The billing details of the organization's last paid order (else its last order of any status):
+ * what its next checkout starts from, so an upgrade keeps the currency, country and name it was
+ * billed in.
+ */
+export async function lastBillingDetails(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({
+      currency: orders.currency,
+      name: orders.billingName,
+      country: orders.billingCountry,
+      vatId: orders.vatId,
+    })
+    .from(orders)
+    .where(eq(orders.organizationId, organizationId))
+    .orderBy(sql`${orders.status} = 'paid' desc`, desc(orders.createdAt))
+    .limit(1);
+  return row ?? null;
 }
 
 /** One receipt of an organization by its number (scoped: another organization's number finds nothing). */

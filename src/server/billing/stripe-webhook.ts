@@ -1,10 +1,12 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "../db/client";
 import { orders } from "../db/schema";
 import { getEnv } from "../env";
 import { readBodyCapped } from "../read-body";
+import { sellerDetails } from "../seller";
 import { failPendingOrder, lockOrganizationBilling, settlePaid } from "./checkout";
 import { currentSigningKey } from "./receipt-keys";
 
@@ -51,7 +53,9 @@ export async function handleStripeWebhook(db: Db, request: Request): Promise<Res
       { status: 400 },
     );
   }
-  return Response.json(await applyStripeEvent(db, event, { issuer: env.APP_URL ?? "Abacus" }));
+  return Response.json(
+    await applyStripeEvent(db, event, { issuer: env.APP_URL ?? "Abacus", seller: sellerDetails() }),
+  );
 }
 
 type StripeIntent = {
@@ -72,7 +76,7 @@ type StripeIntent = {
 export async function applyStripeEvent(
   db: Db,
   event: { type: string; data: { object: unknown } },
-  options: { issuer?: string; now?: () => Date } = {},
+  options: { issuer?: string; seller?: ReceiptSeller; now?: () => Date } = {},
 ): Promise<{ received: true; applied: boolean }> {
   const none = { received: true, applied: false } as const;
   if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed")
@@ -100,6 +104,7 @@ export async function applyStripeEvent(
       const settled = await settlePaid(tx, order, intent.id ?? "stripe", {
         key,
         issuer: options.issuer,
+        seller: options.seller,
         paidAt: (options.now ?? (() => new Date()))(),
       });
       return settled.applied;

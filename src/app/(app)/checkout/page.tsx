@@ -1,17 +1,20 @@
-import { ShieldCheck } from "lucide-react";
+import { FlaskConical, ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { planLabel } from "@/core/billing/plan-names";
 import { formatMinor } from "@/features/billing/format";
 import { CheckoutForm } from "@/features/checkout/checkout-form";
 import { newIdempotencyKey } from "@/features/checkout/idempotency";
 import { buildQuote, parseSelection } from "@/features/checkout/quote";
 import { OrderSelection } from "@/features/checkout/selection";
 import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
-import { pendingOrder } from "@/server/billing/checkout";
+import { lastBillingDetails, pendingOrder } from "@/server/billing/checkout";
 import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
+import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
+import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Checkout" };
 
@@ -28,14 +31,23 @@ export default async function Page({
   await requireVerifiedEmail(path);
   const viewer = await requireOrgRole(path, ALL_MEMBER_ROLES);
   if (viewer.memberRole === "member") return <OwnersOnly orgName={viewer.org.name} />;
-  const selection = parseSelection(search);
   const db = getDb();
-  const [table, subscription, pending] = await Promise.all([
+  const [table, subscription, pending, last, preferences] = await Promise.all([
     loadRateTable(db),
     getSubscription(db, viewer.org.id),
     pendingOrder(db, viewer.org.id),
+    lastBillingDetails(db, viewer.org.id),
+    organizationPreferences(db, viewer.org.id),
   ]);
+  // Without a currency in the link (an upgrade, a plain "Upgrade" button), the organization is
+  // billed as before: its last order's currency, else its default currency.
+  const selection = parseSelection({
+    ...search,
+    currency: search.currency ?? last?.currency ?? preferences?.defaultCurrency,
+  });
   const quote = buildQuote(selection, table);
+  // Without Stripe the built-in test provider takes payments: nothing real is charged.
+  const testMode = !getEnv().STRIPE_SECRET_KEY;
   const current = currentPlanNote(subscription);
   // A payment whose outcome is still unknown: the same purchase resumes under its key (so a reload
   // checks on it instead of paying again); another purchase waits for it.
@@ -47,7 +59,18 @@ export default async function Page({
     pending.currency === quote.currency;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
-      <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
+        {testMode ? (
+          <span
+            className="inline-flex items-center gap-1.5 rounded-full border border-amber-500/60 bg-amber-50 px-2.5 py-0.5 text-sm font-medium text-amber-950 dark:bg-amber-950/40 dark:text-amber-50"
+            data-testid="test-mode"
+          >
+            <FlaskConical className="size-3.5" aria-hidden />
+            Test mode
+          </span>
+        ) : null}
+      </div>
       <p className="mt-2 text-muted-foreground">
         {quote ? `${quote.plan.name} for ${viewer.org.name}. ${quote.plan.tagline}` : null}
       </p>
@@ -68,8 +91,10 @@ export default async function Page({
           <CheckoutForm
             quote={quote}
             initialKey={resumes ? pending.idempotencyKey : newIdempotencyKey()}
-            defaultName={viewer.org.name}
-            defaultCountry=""
+            defaultName={last?.name ?? viewer.org.name}
+            defaultCountry={last && quote.countries.some((c) => c.code === last.country) ? last.country : ""}
+            defaultVatId={last?.vatId ?? ""}
+            testMode={testMode}
           />
         </div>
       ) : (
@@ -87,9 +112,8 @@ export default async function Page({
 
 function currentPlanNote(sub: Awaited<ReturnType<typeof getSubscription>>): string | null {
   if (sub?.status !== "active" || sub.currentPeriodEnd <= new Date()) return null;
-  const name = sub.plan === "pro" ? "Pro" : "Team";
   const end = sub.currentPeriodEnd.toISOString().slice(0, 10);
-  return `Currently on ${name} (${sub.interval}) until ${end}. Paying now starts a new period from today.`;
+  return `Currently on ${planLabel(sub.plan, sub.interval)} until ${end}. Paying now starts a new period from today.`;
 }
 
 function PendingNote({
@@ -99,7 +123,7 @@ function PendingNote({
   pending: NonNullable<Awaited<ReturnType<typeof pendingOrder>>>;
   resumes: boolean;
 }) {
-  const what = `${pending.plan === "pro" ? "Pro" : "Team"} (${pending.interval}) for ${formatMinor(pending.totalMinor, pending.currency)}`;
+  const what = `${planLabel(pending.plan, pending.interval)} for ${formatMinor(pending.totalMinor, pending.currency)}`;
   const card = pending.card ? ` with the ${pending.card.brand} card ending ${pending.card.last4}` : "";
   return (
     <p

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { planPriceUsd, plans } from "@/core/billing/plans";
+import { decodePlanChoice, PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice";
+import { plans } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { CURRENCIES, currencyName } from "@/core/money/currencies";
 import { loadMeSummary } from "@/features/account/queries";
@@ -8,8 +10,10 @@ import { VerifyEmailNotice } from "@/features/account/security-forms";
 import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
 import { OnboardingFlow } from "@/features/onboarding/onboarding-flow";
 import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/service";
+import { pricesByCurrency } from "@/features/pricing/prices";
 import { requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
+import { loadRatesOrNull } from "@/server/fx";
 
 export const metadata: Metadata = { title: "Welcome to Abacus" };
 
@@ -47,9 +51,14 @@ export default async function OnboardingPage({
   const active = me.organizations.find((o) => o.id === me.activeOrganizationId) ?? null;
   const preferences = (active && (await organizationPreferences(db, active.id))) || {
     defaultCurrency: "USD",
-    roundingMode: "half-even",
+    roundingMode: "half-even" as const,
     precision: 20,
   };
+  // The plan step: prices in every currency the rates allow (the organization's own first), and
+  // the plan picked on the pricing page before signing up, if any.
+  const priced =
+    viewer.user.onboardingStep === "plan" ? pricesByCurrency(plans, await loadRatesOrNull(db)) : [];
+  const chosen = decodePlanChoice((await cookies()).get(PLAN_CHOICE_COOKIE)?.value);
   return (
     <>
       {notice}
@@ -69,13 +78,14 @@ export default async function OnboardingPage({
           preferences,
           currencies: CURRENCIES.map((c) => ({ code: c.code, name: currencyName(c.code) })),
           roundingModes: ROUNDING_MODES,
-          plans: plans.map((p) => ({
-            id: p.id,
-            name: p.name,
-            tagline: p.tagline,
-            monthly: planPriceUsd(p, "monthly"),
-            yearly: planPriceUsd(p, "yearly"),
-          })),
+          plans: plans.map((p) => ({ id: p.id, name: p.name, tagline: p.tagline })),
+          prices: Object.fromEntries(priced.map((c) => [c.code, c.prices])),
+          chosenPlan:
+            chosen && priced.some((c) => c.code === chosen.currency)
+              ? chosen
+              : chosen
+                ? { ...chosen, currency: "USD" }
+                : null,
         }}
       />
     </>

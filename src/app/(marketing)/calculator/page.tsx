@@ -1,26 +1,34 @@
 import { ShieldCheck } from "lucide-react";
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { parseCurrencyLink } from "@/features/calculator/currency-link";
 import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
 import { SignedOutForSure } from "@/features/history";
 import { hasSessionCookie } from "@/server/auth/session-cookie";
+import { getViewer, loadMembership } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull } from "@/server/fx";
+import { type OrgPreferences, organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = {
   title: "Calculator",
   description: "Exact decimal arithmetic, currency conversion and a private crypto workbench.",
 };
 
-export default async function CalculatorPage({ searchParams }: { searchParams: Promise<{ mode?: string }> }) {
-  const mode = parseMode((await searchParams).mode);
+type Search = { mode?: string; amount?: string; from?: string; to?: string; rounding?: string };
+
+export default async function CalculatorPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const mode = parseMode(search.mode);
   // The FX table goes to the decimal and currency modes as props, so converting needs no request.
   // (After `await searchParams`: the page is dynamic, so nothing reads the database at build time.)
   const rates = mode === "crypto" ? null : await loadRatesOrNull(getDb());
   // No session cookie: signed out for sure, so "Sign in to save" is drawn with the page.
   const signedOut = mode !== "crypto" && !(await hasSessionCookie());
+  // A member starts from the active organization's defaults (a link's own parameters still win).
+  const defaults = mode === "crypto" || signedOut ? null : await organizationDefaults();
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -44,7 +52,11 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
           </section>
         ) : (
           <SignedOut when={signedOut}>
-            {mode === "currency" ? <CurrencyMode rates={rates} /> : <DecimalMode rates={rates} />}
+            {mode === "currency" ? (
+              <CurrencyMode rates={rates} defaults={defaults} link={parseCurrencyLink(search)} />
+            ) : (
+              <DecimalMode rates={rates} defaults={defaults} />
+            )}
           </SignedOut>
         )}
       </div>
@@ -54,4 +66,12 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
 
 function SignedOut({ when, children }: { when: boolean; children: ReactNode }) {
   return when ? <SignedOutForSure>{children}</SignedOutForSure> : children;
+}
+
+async function organizationDefaults(): Promise<OrgPreferences | null> {
+  const viewer = await getViewer();
+  if (!viewer) return null;
+  const db = getDb();
+  const membership = await loadMembership(db, viewer.user.id, viewer.activeOrganizationId);
+  return membership ? organizationPreferences(db, membership.org.id) : null;
 }

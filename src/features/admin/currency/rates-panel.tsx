@@ -113,6 +113,8 @@ export function RatesTable({
       data={rows}
       caption="Rates"
       getRowId={(r) => r.currency}
+      // Two short columns and a button: the whole table fits a phone, 30 cards would not help.
+      cards={false}
       empty="No rates for this date. Import an ECB file or a CSV below."
     />
   );

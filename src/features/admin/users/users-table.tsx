@@ -268,6 +268,7 @@ export function UsersTable({ rows, sort, selfId }: { rows: UserRow[]; sort: Sort
     {
       id: "name",
       header: () => <SortHeader label="Name" link={sort.name} />,
+      meta: { label: "Name" },
       cell: ({ row }) => (
         <div className="grid min-w-0 gap-0.5">
           <span className="font-medium break-words">{row.original.name}</span>
@@ -283,6 +284,7 @@ export function UsersTable({ rows, sort, selfId }: { rows: UserRow[]; sort: Sort
     {
       id: "role",
       header: () => <SortHeader label="Role" link={sort.role} />,
+      meta: { label: "Role" },
       cell: ({ row }) => (
         <div className="grid gap-1">
           <span>{row.original.role}</span>
@@ -303,7 +305,7 @@ export function UsersTable({ rows, sort, selfId }: { rows: UserRow[]; sort: Sort
     {
       id: "created",
       header: () => <SortHeader label="Joined" link={sort.created} />,
-      meta: { className: "hidden md:table-cell whitespace-nowrap" },
+      meta: { className: "hidden md:table-cell whitespace-nowrap", label: "Joined" },
       cell: ({ row }) => date(row.original.createdAt),
     },
     {

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FileInput } from "@/components/ui/file-input";
 import { Input, Textarea } from "@/components/ui/input";
+import { planLabel } from "@/core/billing/plan-names";
 import { base64ToBytes, bytesToBase64, bytesToUtf8 } from "@/core/crypto/encoding";
 import { type ReceiptKey, type VerifyOutcome, verifyReceipt } from "@/core/receipts/receipt";
 import { ToolHeading } from "../ui";
@@ -152,7 +153,7 @@ export function ReceiptTool() {
               </p>
               <p className="text-muted-foreground">
                 {outcome.receipt.organization.name} paid {outcome.receipt.total} {outcome.receipt.currency}{" "}
-                for {outcome.receipt.plan} ({outcome.receipt.interval}). Key{" "}
+                for {planLabel(outcome.receipt.plan, outcome.receipt.interval)}. Key{" "}
                 <span className="font-mono break-all">{outcome.kid}</span>.
               </p>
             </div>

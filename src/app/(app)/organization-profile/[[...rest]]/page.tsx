@@ -9,12 +9,14 @@ import {
   MembersTable,
   OrganizationDetailsForm,
   PendingInvitations,
+  PreferencesForm,
 } from "@/features/organizations/org-forms";
 import { organizationMembers, pendingInvitations } from "@/features/organizations/queries";
 import { appOrigin } from "@/server/auth";
 import { invitationLink } from "@/server/auth/auth";
 import { loadMembership, requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
+import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Organization" };
 
@@ -51,9 +53,10 @@ export default async function OrganizationProfilePage({
 
   const { org, memberRole } = membership;
   const canManage = memberRole !== "member";
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, preferences] = await Promise.all([
     organizationMembers(db, org.id),
     canManage ? pendingInvitations(db, org.id) : Promise.resolve([]),
+    organizationPreferences(db, org.id),
   ]);
   const origin = appOrigin();
   return (
@@ -68,6 +71,15 @@ export default async function OrganizationProfilePage({
       <SettingsSection id="details" title="Details" description="The organization's name and slug.">
         <OrganizationDetailsForm name={org.name} slug={org.slug} canEdit={canManage} />
       </SettingsSection>
+      {preferences ? (
+        <SettingsSection
+          id="preferences"
+          title="Preferences"
+          description="Defaults for everyone's calculator: currency, rounding and precision."
+        >
+          <PreferencesForm {...preferences} canEdit={canManage} />
+        </SettingsSection>
+      ) : null}
       <SettingsSection id="members" title="Members" description={`${members.length} in ${org.name}.`}>
         <MembersTable
           viewerRole={memberRole}
