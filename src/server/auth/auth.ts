@@ -7,6 +7,7 @@ import { nextCookies } from "better-auth/next-js";
 import { admin, organization, twoFactor } from "better-auth/plugins";
 import { asc, eq, lt } from "drizzle-orm";
 import { passwordProblem } from "@/core/auth/password-policy";
+import { plural } from "@/core/plural";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { createMailer, type Mailer } from "../mail/outbox";
@@ -45,7 +46,7 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
     throw new APIError(
       "TOO_MANY_REQUESTS",
       {
-        message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+        message: `Too many attempts. Please wait ${plural(minutes, "minute")} and try again.`,
         code: "RATE_LIMITED",
       },
       // keyed on the client alone: the edge may repeat it while the database's refusal holds
