@@ -16,7 +16,7 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",
-      success: (result) => result.message ?? "Signed in.",
+      success: (result) => (result.data.twoFactor ? null : "Signed in."),
       onSuccess: (result) => {
         void refreshViewer();
         router.replace(result.data.redirectTo);

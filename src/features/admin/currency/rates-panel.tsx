@@ -155,18 +155,14 @@ export function RatesImport() {
     start(async () => {
       const r = await callAction(() => previewRatesAction(input()));
       if (!r) return;
+      // No toast: the preview (or the error) appears right below, in a live region. A toast here
+      // would still be up when the import's own toast arrives.
       if (r.ok) {
         setPreview(r.data);
         setError("");
-        notify.info(
-          r.data.issues.length
-            ? `${plural(r.data.issues.length, "row")} ${r.data.issues.length === 1 ? "needs" : "need"} fixing.`
-            : "Preview ready: nothing is changed yet.",
-        );
       } else {
         setPreview(null);
         setError(r.fieldErrors?.date ?? r.error);
-        notify.error(r.error);
       }
     });
   const doApply = () =>
