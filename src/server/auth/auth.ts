@@ -6,6 +6,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin, organization, twoFactor } from "better-auth/plugins";
 import { asc, eq, lt } from "drizzle-orm";
+import { generateBackupCodes } from "@/core/auth/backup-codes";
 import { passwordProblem } from "@/core/auth/password-policy";
 import { plural } from "@/core/plural";
 import type { Db } from "../db/client";
@@ -196,7 +197,12 @@ export function createAuth(db: Db, config: AuthConfig) {
         origin: config.baseURL,
         secret: config.secret,
       }),
-      twoFactor({ issuer: "Abacus", skipVerificationOnEnable: false }),
+      twoFactor({
+        issuer: "Abacus",
+        skipVerificationOnEnable: false,
+        // Upper case without look-alikes (the plugin's own mix cases and uses 0/O, 1/l/I).
+        backupCodeOptions: { customBackupCodesGenerate: () => generateBackupCodes() },
+      }),
       // WebAuthn bound to this instance's origin (never to whatever Origin a request claims).
       passkey({
         rpName: "Abacus",
