@@ -4,11 +4,11 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { navLinks } from "@/core/routes";
 import { MobileMenu } from "./mobile-menu";
-import { useViewer } from "./viewer-store";
+import { type MeSummary, useViewer } from "./viewer-store";
 
-// The signed-in menus use Radix dropdowns; they load only for signed-in visitors.
+// The signed-in menus use Radix dropdowns; they load only for signed-in visitors. A page that
+// renders the signed-in header on the server (an app page) sends them with its HTML.
 const SignedInMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
-  ssr: false,
   loading: () => <div className="h-9" aria-hidden />,
 });
 
@@ -22,11 +22,12 @@ const signedOutLinks = [
 ];
 
 /**
- * The header's account area. Pages are static, so who is signed in is asked after the page
- * loads; a box of fixed size holds the place meanwhile so nothing shifts.
+ * The header's account area. On static pages who is signed in is asked after the page loads; a
+ * box of fixed size holds the place meanwhile so nothing shifts. Dynamic pages pass `initial`
+ * (their viewer, or null when signed out) and the area is drawn with the page.
  */
-export function HeaderAuth() {
-  const viewer = useViewer();
+export function HeaderAuth({ initial }: { initial?: MeSummary | null }) {
+  const viewer = useViewer(initial);
   if (viewer.status === "signed-in") {
     const me = viewer.me;
     // The app shell's links, from the route table (Dashboard, Organization, Profile; Admin…).

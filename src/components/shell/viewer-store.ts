@@ -34,14 +34,37 @@ export function refreshViewer(): Promise<void> {
   return inflight;
 }
 
-export function useViewer(): State {
+const SIGNED_OUT: State = { status: "signed-out" };
+// One state object per summary the server sent, so a re-render compares equal (see LOADING).
+const seeds = new WeakMap<MeSummary, State>();
+function seed(initial: MeSummary | null | undefined): State {
+  if (initial === undefined) return LOADING;
+  if (initial === null) return SIGNED_OUT;
+  let seeded = seeds.get(initial);
+  if (!seeded) {
+    seeded = { status: "signed-in", me: initial };
+    seeds.set(initial, seeded);
+  }
+  return seeded;
+}
+
+/**
+ * Who is signed in. A dynamic page that already knows (the app pages) passes it as `initial`: the
+ * server then renders that state, and the browser starts from it without asking /api/me. Static
+ * pages pass nothing: "loading" until /api/me answers.
+ */
+export function useViewer(initial?: MeSummary | null): State {
+  const fallback = seed(initial);
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
-      if (state.status === "loading" && !inflight) void refreshViewer();
+      if (state === LOADING) {
+        if (fallback !== LOADING) set(fallback);
+        else if (!inflight) void refreshViewer();
+      }
       return () => listeners.delete(listener);
     },
-    () => state,
-    () => LOADING,
+    () => (state === LOADING ? fallback : state),
+    () => fallback,
   );
 }
