@@ -4,6 +4,9 @@ import { demo, signIn } from "./auth-helpers";
 // The header's account area (and the footer's account links) must not move anything when they learn
 // who is signed in: layout shift 0 on a signed-in visit. Tall windows, so the footer is in view too.
 
+// Five pages each, waited on till the network is quiet: more time on a busy machine.
+test.slow();
+
 declare global {
   interface Window {
     layoutShifts: { value: number; sources: string[] }[];

@@ -12,8 +12,10 @@ test("the yearly interval is kept in the address with the currency, and shows it
   await expect(pro).toHaveText("$120");
   await expect(page).toHaveURL(/\/pricing\?interval=yearly$/);
   // A year costs ten months: $120 is $10 a month, $24 less than twelve months at $12.
-  await expect(page.getByTestId("yearly-terms-pro")).toHaveText("$10 a month, billed yearly · save $24");
-  await expect(page.getByTestId("yearly-terms-team")).toHaveText("$32.50 a month, billed yearly · save $78");
+  await expect(page.getByTestId("yearly-terms-pro")).toHaveText("$10 a month, billed annually · save $24");
+  await expect(page.getByTestId("yearly-terms-team")).toHaveText(
+    "$32.50 a month, billed annually · save $78",
+  );
   await expect(page.getByTestId("yearly-terms-free")).toHaveCount(0);
 
   // Changing the currency keeps the interval, and a reload keeps both.
@@ -23,7 +25,7 @@ test("the yearly interval is kept in the address with the currency, and shows it
   await page.reload();
   await expect(page.getByLabel("Yearly")).toBeChecked();
   await expect(pro).toContainText("€");
-  await expect(page.getByTestId("yearly-terms-pro")).toContainText("a month, billed yearly · save €");
+  await expect(page.getByTestId("yearly-terms-pro")).toContainText("a month, billed annually · save €");
 
   // A shared link opens on the interval it names; monthly leaves the address clean.
   await page.goto("/pricing?interval=yearly&currency=JPY");

@@ -1,4 +1,4 @@
-import { HeaderAuth } from "@/components/shell/header-auth";
+import { HeaderAuthDrawn } from "@/components/shell/header-auth-drawn";
 import { currentMeSummary } from "@/features/account/queries";
 
 /**
@@ -6,5 +6,5 @@ import { currentMeSummary } from "@/features/account/queries";
  * guard on every request): the organization switcher and avatar arrive with the page.
  */
 export async function SignedInArea() {
-  return <HeaderAuth initial={await currentMeSummary()} />;
+  return <HeaderAuthDrawn initial={await currentMeSummary()} />;
 }

@@ -6,10 +6,14 @@ import type { MeSummary } from "@/core/auth/me";
 
 export type { MeSummary };
 
-type State = { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; me: MeSummary };
+export type ViewerState =
+  | { status: "loading" }
+  | { status: "signed-out" }
+  | { status: "signed-in"; me: MeSummary };
 
 // One object for "loading", on the server and in the browser: after hydration React compares the
 // browser's snapshot with the server's by identity, and a fresh object would re-render every reader.
+type State = ViewerState;
 const LOADING: State = { status: "loading" };
 let state: State = LOADING;
 const listeners = new Set<() => void>();

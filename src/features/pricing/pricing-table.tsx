@@ -103,7 +103,7 @@ export function PricingTable({
                   {interval === "yearly" && selected.yearly[plan.id] ? (
                     <p className="mt-1 text-sm" data-testid={`yearly-terms-${plan.id}`}>
                       <span className="tabular">{selected.yearly[plan.id]?.perMonth}</span> a month, billed
-                      yearly ·{" "}
+                      annually ·{" "}
                       <span className="font-medium text-success">
                         save <span className="tabular">{selected.yearly[plan.id]?.saving}</span>
                       </span>

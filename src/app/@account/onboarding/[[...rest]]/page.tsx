@@ -1,1 +1,0 @@
-export { SignedInArea as default } from "../../signed-in-area";
