@@ -42,7 +42,7 @@ const pageCache = dev
         { path: "/", params: [], prerendered: true },
         { path: "/docs", params: [], prerendered: true },
         { path: "/contact", params: [], prerendered: true },
-        ...(versionSql ? [{ path: "/pricing", params: ["currency"] }] : []),
+        ...(versionSql ? [{ path: "/pricing", params: ["currency", "interval"] }] : []),
       ],
       readVersion: versionSql ? fxVersionReader(versionSql) : () => Promise.reject(new Error("no database")),
     });

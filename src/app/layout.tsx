@@ -30,7 +30,14 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default function RootLayout({
+  children,
+  account,
+}: {
+  children: React.ReactNode;
+  /** The header's account area (`@account`): server-drawn on the app pages, live elsewhere. */
+  account: React.ReactNode;
+}) {
   return (
     // next-themes sets the class before first paint; the attribute differs from the server's.
     <html lang="en" className={inter.variable} suppressHydrationWarning>
@@ -47,7 +54,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           {/* The site's chrome is not printed: a printed page (a receipt) is the document alone. */}
           <div className="contents print:hidden">
             <ImpersonationBanner stop={stopImpersonatingAction} />
-            <SiteHeader />
+            <SiteHeader account={account} />
           </div>
           <main id="main" className="flex-1">
             {children}

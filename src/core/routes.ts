@@ -43,7 +43,7 @@ export const ROUTES = [
   { path: "/receipt", audience: "signed-in" },
   { path: "/admin", audience: "admin", area: true, nav: { label: "Admin", section: "admin" } },
   { path: "/admin/users", audience: "admin", nav: { label: "Users", section: "admin" } },
-  { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency test", section: "admin" } },
+  { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency & FX", section: "admin" } },
   { path: "/admin/outbox", audience: "admin", nav: { label: "Outbox", section: "admin" } },
 ] as const satisfies readonly RouteEntry[];
 
@@ -76,6 +76,14 @@ export function requiresSession(pathname: string): boolean {
   const routes: readonly RouteEntry[] = ROUTES;
   const route = routeFor(path) ?? routes.find((r) => r.area && path.startsWith(`${r.path}/`));
   return route ? needsSession(route.audience) : false;
+}
+
+/** A route's name as navigation shows it, so a page's heading and title can say the same. */
+export function routeLabel(path: RoutePath): string {
+  const routes: readonly RouteEntry[] = ROUTES;
+  const label = routes.find((route) => route.path === path)?.nav?.label;
+  if (!label) throw new Error(`${path} has no navigation label`);
+  return label;
 }
 
 /** The links of one navigation section, in table order. */

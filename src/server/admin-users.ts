@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { PlatformRole } from "@/core/auth/roles";
+import { plural } from "@/core/plural";
 import { type AuditActor, writeAudit } from "./audit";
 import type { Db, Tx } from "./db/client";
 import { member, organization, session, user } from "./db/schema";
@@ -279,7 +280,7 @@ export async function revokeUserSessions(db: Db, actor: AuditActor, targetId: st
       });
       return {
         ok: true,
-        message: `Ended ${ended.length} session${ended.length === 1 ? "" : "s"} of ${target.name}.`,
+        message: `Ended ${plural(ended.length, "session")} of ${target.name}.`,
       };
     },
   );

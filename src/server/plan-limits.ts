@@ -1,6 +1,7 @@
 import "server-only";
 import { and, count, eq, gt } from "drizzle-orm";
 import { planOf, upgradeFor } from "@/core/billing/plans";
+import { plural } from "@/core/plural";
 import { planIdOf } from "./api-keys";
 import type { Db } from "./db/client";
 import { invitation, member } from "./db/schema";
@@ -46,5 +47,5 @@ export async function memberLimitProblem(
   if (used < limit) return null;
   const next = upgradeFor(plan.id, (limits) => limits.members === null || limits.members > used);
   const counted = options.countPending ? "members and pending invitations" : "members";
-  return `The ${plan.name} plan allows ${limit} ${limit === 1 ? "member" : "members"} and this organization has ${used} ${counted}.${next ? ` Upgrade to ${next.name} on the pricing page to add more.` : ""}`;
+  return `The ${plan.name} plan allows ${plural(limit, "member")} and this organization has ${used} ${counted}.${next ? ` Upgrade to ${next.name} on the pricing page to add more.` : ""}`;
 }

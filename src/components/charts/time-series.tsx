@@ -31,7 +31,7 @@ export function TimeSeries({
         <span className="tabular-nums text-muted-foreground">Total {total.toLocaleString("en-US")}</span>
       </figcaption>
       <div style={{ height }} className="w-full min-w-0">
-        <Chart points={points} label={label} height={height} />
+        <Chart points={points} label={label} height={height} valueLabel={valueLabel} />
       </div>
       <table className="sr-only">
         <caption>{label}, by day (UTC)</caption>

@@ -7,17 +7,20 @@ type Kind = "success" | "error" | "info";
 
 const openErrors = new Set<string | number>();
 
-function show(kind: Kind, message: string) {
+/** A button in the toast (sonner's action), e.g. a link to where the result went. */
+export type ToastAction = { label: string; onClick: () => void };
+
+function show(kind: Kind, message: string, action?: ToastAction) {
   void import("sonner").then(({ toast }) => {
     for (const id of openErrors) toast.dismiss(id);
     openErrors.clear();
-    const id = toast[kind](message);
+    const id = toast[kind](message, action ? { action } : undefined);
     if (kind === "error") openErrors.add(id);
   });
 }
 
 export const notify = {
-  success: (message: string) => show("success", message),
+  success: (message: string, action?: ToastAction) => show("success", message, action),
   error: (message: string) => show("error", message),
-  info: (message: string) => show("info", message),
+  info: (message: string, action?: ToastAction) => show("info", message, action),
 };

@@ -2,7 +2,6 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef } from "react";
 import { cn } from "@/lib/utils";
 
 export type AppNavSection = { label: string; links: { href: string; label: string }[] };
@@ -15,31 +14,29 @@ function isActive(pathname: string, href: string) {
 
 // The pages behind these links are dynamic (each runs its guard): no prefetching on every render.
 
-/** The app shell's navigation: a sidebar from 1024 px, a row of tabs that scrolls below. */
+/** The app shell's navigation: a sidebar from 1024 px, rows of tabs below. */
 export function AppNav({ sections, variant }: { sections: AppNavSection[]; variant: "sidebar" | "tabs" }) {
   const pathname = usePathname();
-  const activeTab = useRef<HTMLAnchorElement>(null);
-  // On phones the row of tabs scrolls: bring the current one into view.
-  useEffect(() => {
-    if (pathname) activeTab.current?.scrollIntoView({ block: "nearest", inline: "nearest" });
-  }, [pathname]);
   if (variant === "tabs") {
+    // Below 1024 px: one row of tabs per section that wraps rather than scrolls, so no tab is
+    // ever cut off at the edge of a phone.
     return (
-      <nav aria-label="App" className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1">
-        {sections.flatMap((section) =>
-          section.links.map((link) => (
-            <Link
-              key={link.href}
-              href={link.href}
-              prefetch={false}
-              ref={isActive(pathname, link.href) ? activeTab : undefined}
-              aria-current={isActive(pathname, link.href) ? "page" : undefined}
-              className="shrink-0 rounded-md px-3 py-2 text-sm whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground aria-[current=page]:bg-muted aria-[current=page]:font-medium aria-[current=page]:text-foreground"
-            >
-              {link.label}
-            </Link>
-          )),
-        )}
+      <nav aria-label="App" className="grid gap-1">
+        {sections.map((section) => (
+          <div key={section.label} className="-mx-1 flex flex-wrap gap-1 px-1">
+            {section.links.map((link) => (
+              <Link
+                key={link.href}
+                href={link.href}
+                prefetch={false}
+                aria-current={isActive(pathname, link.href) ? "page" : undefined}
+                className="rounded-md px-3 py-2 text-sm whitespace-nowrap text-muted-foreground hover:bg-muted hover:text-foreground aria-[current=page]:bg-muted aria-[current=page]:font-medium aria-[current=page]:text-foreground"
+              >
+                {link.label}
+              </Link>
+            ))}
+          </div>
+        ))}
       </nav>
     );
   }

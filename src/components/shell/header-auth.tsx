@@ -2,12 +2,14 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import type { ComponentType } from "react";
 import { navLinks } from "@/core/routes";
 import { MobileMenu } from "./mobile-menu";
-import { useViewer } from "./viewer-store";
+import { type MeSummary, useViewer, type ViewerState } from "./viewer-store";
 
-// The signed-in menus use Radix dropdowns; they load only for signed-in visitors.
-const SignedInMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
+// The signed-in menus use Radix dropdowns; on static pages they load only for signed-in visitors.
+// (App pages draw them with the page: header-auth-drawn.tsx imports them statically.)
+const LazyMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
   ssr: false,
   loading: () => <div className="h-9" aria-hidden />,
 });
@@ -22,11 +24,21 @@ const signedOutLinks = [
 ];
 
 /**
- * The header's account area. Pages are static, so who is signed in is asked after the page
- * loads; a box of fixed size holds the place meanwhile so nothing shifts.
+ * The header's account area on static pages: who is signed in is asked after the page loads; a box
+ * of fixed size holds the place meanwhile so nothing shifts.
  */
 export function HeaderAuth() {
-  const viewer = useViewer();
+  return <AccountArea viewer={useViewer()} Menus={LazyMenus} />;
+}
+
+/** The account area for a known state; `Menus` draws the signed-in organization and account menus. */
+export function AccountArea({
+  viewer,
+  Menus,
+}: {
+  viewer: ViewerState;
+  Menus: ComponentType<{ me: MeSummary }>;
+}) {
   if (viewer.status === "signed-in") {
     const me = viewer.me;
     // The app shell's links, from the route table (Dashboard, Organization, Profile; Admin…).
@@ -34,7 +46,7 @@ export function HeaderAuth() {
     return (
       <>
         <div className={AREA}>
-          <SignedInMenus me={me} />
+          <Menus me={me} />
         </div>
         <MobileMenu authLinks={links} me={me} />
       </>

@@ -6,10 +6,14 @@ import type { MeSummary } from "@/core/auth/me";
 
 export type { MeSummary };
 
-type State = { status: "loading" } | { status: "signed-out" } | { status: "signed-in"; me: MeSummary };
+export type ViewerState =
+  | { status: "loading" }
+  | { status: "signed-out" }
+  | { status: "signed-in"; me: MeSummary };
 
 // One object for "loading", on the server and in the browser: after hydration React compares the
 // browser's snapshot with the server's by identity, and a fresh object would re-render every reader.
+type State = ViewerState;
 const LOADING: State = { status: "loading" };
 let state: State = LOADING;
 const listeners = new Set<() => void>();
@@ -34,14 +38,37 @@ export function refreshViewer(): Promise<void> {
   return inflight;
 }
 
-export function useViewer(): State {
+const SIGNED_OUT: State = { status: "signed-out" };
+// One state object per summary the server sent, so a re-render compares equal (see LOADING).
+const seeds = new WeakMap<MeSummary, State>();
+function seed(initial: MeSummary | null | undefined): State {
+  if (initial === undefined) return LOADING;
+  if (initial === null) return SIGNED_OUT;
+  let seeded = seeds.get(initial);
+  if (!seeded) {
+    seeded = { status: "signed-in", me: initial };
+    seeds.set(initial, seeded);
+  }
+  return seeded;
+}
+
+/**
+ * Who is signed in. A dynamic page that already knows (the app pages) passes it as `initial`: the
+ * server then renders that state, and the browser starts from it without asking /api/me. Static
+ * pages pass nothing: "loading" until /api/me answers.
+ */
+export function useViewer(initial?: MeSummary | null): State {
+  const fallback = seed(initial);
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);
-      if (state.status === "loading" && !inflight) void refreshViewer();
+      if (state === LOADING) {
+        if (fallback !== LOADING) set(fallback);
+        else if (!inflight) void refreshViewer();
+      }
       return () => listeners.delete(listener);
     },
-    () => state,
-    () => LOADING,
+    () => (state === LOADING ? fallback : state),
+    () => fallback,
   );
 }

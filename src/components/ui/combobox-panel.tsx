@@ -4,6 +4,7 @@ import { Command, useCommandState } from "cmdk";
 import { Check, Search } from "lucide-react";
 import type * as React from "react";
 import { useLayoutEffect, useRef } from "react";
+import { plural } from "@/core/plural";
 import { type ComboboxOption, rankOption } from "./combobox-rank";
 
 /** The inside of an open `Combobox`: search box, filtered list, and the match count for screen readers. */
@@ -85,7 +86,7 @@ function MatchCount() {
   const count = useCommandState((state) => state.filtered.count);
   return (
     <p className="sr-only" aria-live="polite" aria-atomic="true">
-      {count === 1 ? "1 match" : `${count} matches`}
+      {plural(count, "match", "matches")}
     </p>
   );
 }

@@ -3,7 +3,7 @@ import { type RateTable, toDecimalString } from "../money";
 import { ECB_SNAPSHOT } from "../money/ecb-snapshot";
 import { checkCard, detectBrand, formatCardNumber } from "./card";
 import { getPlan, type Plan } from "./plans";
-import { applyTax, planPrice, quoteOrder } from "./pricing";
+import { applyTax, planPrice, quoteOrder, yearlyTerms } from "./pricing";
 import { addPeriod, downgradeTargets, effectivePlan } from "./subscription";
 import {
   standardTaxRate,
@@ -182,5 +182,43 @@ describe("subscription periods", () => {
     expect(effectivePlan(null, end)).toBe("free");
     expect(downgradeTargets("team")).toEqual(["pro"]);
     expect(downgradeTargets("pro")).toEqual([]);
+  });
+});
+
+describe("yearlyTerms", () => {
+  const money = (amount: bigint, currency: string) => ({ amount, currency });
+
+  it("gives the month of a yearly price and the saving against twelve months, in minor units", () => {
+    // $12 a month, $120 a year: $10 a month, $24 saved.
+    expect(yearlyTerms(money(1200n, "USD"), money(12000n, "USD"))).toEqual({
+      perMonth: money(1000n, "USD"),
+      perMonthExact: true,
+      saving: money(2400n, "USD"),
+    });
+  });
+
+  it("rounds the month once (half-even) and keeps the saving exact", () => {
+    // ¥1,877 a month, ¥18,770 a year: 1,564.1666… rounds to ¥1,564; saved 22,524 − 18,770 = ¥3,754.
+    const terms = yearlyTerms(money(1877n, "JPY"), money(18770n, "JPY"));
+    expect(terms).toEqual({
+      perMonth: money(1564n, "JPY"),
+      perMonthExact: false,
+      saving: money(3754n, "JPY"),
+    });
+    // 3 decimals: 60.005 KWD a year is 5.000416… a month.
+    expect(yearlyTerms(money(6001n, "KWD"), money(60005n, "KWD")).perMonth).toEqual(money(5000n, "KWD"));
+    // A tie goes to the even unit: 30 / 12 = 2.5 → 2, and 42 / 12 = 3.5 → 4.
+    expect(yearlyTerms(money(3n, "JPY"), money(30n, "JPY")).perMonth.amount).toBe(2n);
+    expect(yearlyTerms(money(4n, "JPY"), money(42n, "JPY")).perMonth.amount).toBe(4n);
+  });
+
+  it("agrees with planPrice for every plan in a converted currency", () => {
+    const pro = getPlan("pro") as Plan;
+    const monthly = planPrice(pro, "monthly", "EUR", ECB_SNAPSHOT);
+    const yearly = planPrice(pro, "yearly", "EUR", ECB_SNAPSHOT);
+    if (!monthly.ok || !yearly.ok) throw new Error("no EUR price");
+    const terms = yearlyTerms(monthly.value.price, yearly.value.price);
+    expect(terms.saving.amount).toBe(monthly.value.price.amount * 12n - yearly.value.price.amount);
+    expect(() => yearlyTerms(monthly.value.price, money(1n, "USD"))).toThrow(RangeError);
   });
 });

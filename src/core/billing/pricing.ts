@@ -6,8 +6,9 @@
  */
 import type { RoundingMode } from "../decimal/rounding";
 import { convert, crossRate, type Money, type MoneyResult, parseMoney, type RateTable } from "../money";
+import { roundDiv } from "../money/rational";
 import { addTax, extractTax } from "../money/tax";
-import { type BillingInterval, type Plan, planPriceUsd } from "./plans";
+import { type BillingInterval, type Plan, planPriceUsd, YEARLY_MONTHS } from "./plans";
 import { standardTaxRate } from "./tax-rates";
 
 export const PRICE_ROUNDING: RoundingMode = "half-even";
@@ -46,6 +47,32 @@ export function planPrice(
     value: { price: converted.value, usd: usdText, fxRate: rate.value, fxDate: table.date },
   };
 }
+
+/** What a yearly price means a month, and what it saves against twelve monthly payments. */
+export interface YearlyTerms {
+  /** The yearly price over 12, rounded once to minor units (half-even). */
+  readonly perMonth: Money;
+  /** Whether `perMonth` is exact (the yearly price divides by 12 in minor units). */
+  readonly perMonthExact: boolean;
+  /** 12 monthly prices minus the yearly price: both are amounts charged, so this is exact. */
+  readonly saving: Money;
+}
+
+/** Both prices as charged in one currency (from `planPrice`), so the figures match checkout. */
+export function yearlyTerms(monthly: Money, yearly: Money): YearlyTerms {
+  if (monthly.currency !== yearly.currency) {
+    throw new RangeError(`Currency mismatch: ${monthly.currency} and ${yearly.currency}`);
+  }
+  const currency = yearly.currency;
+  return {
+    perMonth: { amount: roundDiv(yearly.amount, 12n, PRICE_ROUNDING), currency },
+    perMonthExact: yearly.amount % 12n === 0n,
+    saving: { amount: monthly.amount * 12n - yearly.amount, currency },
+  };
+}
+
+/** Months a yearly subscription is priced at (the rest of the year is free). */
+export const YEARLY_FREE_MONTHS = 12 - YEARLY_MONTHS;
 
 /**
  * How a price relates to tax: `exclusive` (the price is before tax; tax is added on top) or `inclusive`

@@ -1,8 +1,9 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
+import { cache } from "react";
 import type { MeSummary } from "@/core/auth/me";
-import type { Viewer } from "@/server/authz";
-import type { Db } from "@/server/db/client";
+import { getViewer, type Viewer } from "@/server/authz";
+import { type Db, getDb } from "@/server/db/client";
 import { member, organization } from "@/server/db/schema";
 
 export type { MeSummary };
@@ -29,3 +30,9 @@ export async function loadMeSummary(db: Db, viewer: Viewer): Promise<MeSummary> 
     organizations,
   };
 }
+
+/** The signed-in user's summary for this request (null when signed out), read once per request. */
+export const currentMeSummary = cache(async (): Promise<MeSummary | null> => {
+  const viewer = await getViewer();
+  return viewer ? loadMeSummary(getDb(), viewer) : null;
+});

@@ -1,15 +1,17 @@
 "use client";
 
-import { MailWarning, ShieldCheck } from "lucide-react";
+import { Download, MailWarning, ShieldCheck } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { backupCodesFile } from "@/core/auth/backup-codes";
 import {
   confirmTwoFactorAction,
   disableTwoFactorAction,
@@ -54,7 +56,15 @@ export function VerifyEmailNotice({ email, reason }: { email: string; reason?: s
 
 type Setup = { secret: string; qrSvg: string; backupCodes: string[]; account: string };
 
-function BackupCodes({ codes }: { codes: string[] }) {
+function BackupCodes({ codes, account }: { codes: string[]; account?: string }) {
+  const download = () => {
+    const file = new Blob([backupCodesFile(codes, account ?? "your account")], { type: "text/plain" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(file);
+    link.download = "abacus-backup-codes.txt";
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+  };
   return (
     <div className="grid gap-2">
       <p className="text-sm text-muted-foreground">
@@ -69,6 +79,32 @@ function BackupCodes({ codes }: { codes: string[] }) {
           <li key={code}>{code}</li>
         ))}
       </ul>
+      <div className="flex flex-wrap gap-2">
+        <CopyButton text={codes.join("\n")} label="Copy codes" />
+        <Button type="button" variant="outline" size="sm" onClick={download}>
+          <Download aria-hidden />
+          Download .txt
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The key in groups of four for typing by hand; copying (button or selection) gives it unbroken. */
+function SetupKey({ secret }: { secret: string }) {
+  const groups = secret.match(/.{1,4}/g) ?? [secret];
+  return (
+    <div className="mt-1 flex flex-wrap items-center gap-2">
+      <code
+        data-testid="totp-secret"
+        className="flex flex-wrap gap-x-2 rounded-md bg-muted px-3 py-2 font-mono text-sm tabular-nums"
+      >
+        {groups.map((group, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed groups of one string
+          <span key={i}>{group}</span>
+        ))}
+      </code>
+      <CopyButton text={secret} label="Copy key" />
     </div>
   );
 }
@@ -81,7 +117,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
 
   const start = useActionForm({ password: "" }, startTwoFactorAction, {
     idPrefix: "two-factor-start",
-    success: "Scan the code with your authenticator app.",
+    // No toast: the next step on screen says what to do.
     resetOnSuccess: true,
     onSuccess: (result) => setSetup(result.data),
   });
@@ -188,15 +224,10 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
               dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
             />
             <p className="mt-3 text-muted-foreground">Or enter this key by hand:</p>
-            <code
-              data-testid="totp-secret"
-              className="mt-1 block break-all rounded-md bg-muted px-3 py-2 font-mono text-sm tabular-nums"
-            >
-              {setup.secret}
-            </code>
+            <SetupKey secret={setup.secret} />
           </li>
           <li>
-            <BackupCodes codes={setup.backupCodes} />
+            <BackupCodes codes={setup.backupCodes} account={setup.account} />
           </li>
           <li>
             <form noValidate onSubmit={confirm.submit} className="grid max-w-xs gap-1">

@@ -3,6 +3,7 @@
 import { headers } from "next/headers";
 import { getCurrency } from "@/core/money/currencies";
 import { parseEcbXml, parseRatesCsv } from "@/core/money/rates";
+import { plural } from "@/core/plural";
 import { type ActionResult, action } from "@/server/action";
 import { setContactHandled } from "@/server/admin-overview";
 import {
@@ -146,7 +147,7 @@ export const applyRatesAction = action(admin, rateFileSchema, async ({ viewer, i
   return {
     ok: true,
     data: applied,
-    message: `Imported: ${n} current rate${n === 1 ? "" : "s"} changed, ${applied.added} history rows added, ${applied.changed} updated.`,
+    message: `Imported: ${plural(n, "current rate")} changed, ${plural(applied.added, "history row")} added, ${applied.changed} updated.`,
   } as ActionResult<RatePreview>;
 });
 

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
+import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
@@ -20,46 +21,22 @@ export type ApiKeyView = {
 };
 
 function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
-  const [name, setName] = useState("");
-  const [error, setError] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [pending, setPending] = useState(false);
+  // The shared form policy: a bad name is said once, beside the field (no summary, no toast).
+  const form = useActionForm({ name: "" }, createApiKeyAction, {
+    idPrefix: "key",
+    resetOnSuccess: true,
+    onSuccess: (result) => onCreated(result.data.secret),
+  });
   return (
-    <form
-      noValidate
-      className="grid max-w-md gap-1"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        setPending(true);
-        const result = await callAction(() => createApiKeyAction({ name }));
-        setPending(false);
-        if (!result) return;
-        if (!result.ok) {
-          setError(result.error);
-          setFieldError(result.fieldErrors?.name);
-          notify.error(result.error);
-          return;
-        }
-        setError("");
-        setFieldError(undefined);
-        setName("");
-        onCreated(result.data.secret);
-      }}
-    >
-      <Field id="key-name" label="Key name" error={fieldError}>
+    <form noValidate className="grid max-w-md gap-1" onSubmit={form.submit}>
+      <Field id="key-name" label="Key name" error={form.fieldErrors.name}>
         {(props) => (
-          <Input
-            {...props}
-            value={name}
-            maxLength={80}
-            placeholder="e.g. Invoicing service"
-            onChange={(event) => setName(event.target.value)}
-          />
+          <Input {...props} {...form.field("name")} maxLength={80} placeholder="e.g. Invoicing service" />
         )}
       </Field>
-      <FormError id="key-error" message={error} />
+      <FormError id="key-error" message={form.formError} />
       <div>
-        <SubmitButton pending={pending}>
+        <SubmitButton pending={form.pending}>
           <KeyRound aria-hidden />
           Create key
         </SubmitButton>

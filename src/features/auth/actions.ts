@@ -2,6 +2,7 @@
 
 import type { AuthenticationResponseJSON } from "@simplewebauthn/browser";
 import { headers } from "next/headers";
+import { normaliseBackupCode } from "@/core/auth/backup-codes";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { type ActionResult, publicAction } from "@/server/action";
 import { getAuth } from "@/server/auth";
@@ -23,7 +24,7 @@ const INVALID_CREDENTIALS = "Invalid email or password.";
 
 export const signInAction = publicAction(
   signInSchema,
-  async ({ input: data }): Promise<ActionResult<{ redirectTo: string }>> => {
+  async ({ input: data }): Promise<ActionResult<{ redirectTo: string; twoFactor?: boolean }>> => {
     const { email, password, redirectUrl } = data;
     const target = safeRedirectPath(redirectUrl);
     try {
@@ -37,8 +38,11 @@ export const signInAction = publicAction(
       if (result?.twoFactorRedirect) {
         return {
           ok: true,
-          data: { redirectTo: `/sign-in/factor-two?redirect_url=${encodeURIComponent(target)}` },
-          message: "Enter the code from your authenticator app.",
+          // No toast: the next screen asks for the code itself.
+          data: {
+            redirectTo: `/sign-in/factor-two?redirect_url=${encodeURIComponent(target)}`,
+            twoFactor: true,
+          },
         };
       }
     } catch (error) {
@@ -244,7 +248,10 @@ export const verifyTwoFactorAction = publicAction(
     const requestHeaders = await headers();
     try {
       if (method === "backup") {
-        await getAuth().api.verifyBackupCode({ body: { code, trustDevice }, headers: requestHeaders });
+        await getAuth().api.verifyBackupCode({
+          body: { code: normaliseBackupCode(code), trustDevice },
+          headers: requestHeaders,
+        });
       } else {
         await getAuth().api.verifyTOTP({ body: { code, trustDevice }, headers: requestHeaders });
       }

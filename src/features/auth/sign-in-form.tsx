@@ -19,9 +19,12 @@ export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",
-      // An unconfirmed address continues at the code screen: a note, not a "signed in" success.
+      // An unconfirmed address continues at the code screen, and two-factor at the code prompt:
+      // a note, not a "signed in" success.
       success: (result) =>
-        awaitsConfirmation(result.data.redirectTo) ? null : (result.message ?? "Signed in."),
+        result.data.twoFactor || awaitsConfirmation(result.data.redirectTo)
+          ? null
+          : (result.message ?? "Signed in."),
       onSuccess: (result) => {
         if (awaitsConfirmation(result.data.redirectTo) && result.message) notify.info(result.message);
         void refreshViewer();

@@ -20,7 +20,7 @@ export function ContactForm() {
     sendContactMessage,
     {
       idPrefix: "contact",
-      success: "Message sent. We will reply by email.",
+      // No toast: the form gives way to the "Message sent" panel, which takes focus and says it.
       resetOnSuccess: true,
       onSuccess: () => setSentTo(submitted.current),
     },

@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { plural } from "@/core/plural";
 import { fieldErrorsOf, INVALID_INPUT_ERROR } from "@/server/action";
 import type { Db } from "@/server/db/client";
 import { contactMessages } from "@/server/db/schema";
@@ -52,7 +53,7 @@ export async function storeContactMessage(
       const minutes = Math.ceil(decision.retryAfterSeconds / 60);
       return {
         ok: false as const,
-        error: `You have sent ${options.limitPerHour} messages in the last hour. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        error: `You have sent ${options.limitPerHour} messages in the last hour. Please try again in ${plural(minutes, "minute")}.`,
       };
     }
     await tx.insert(contactMessages).values(message);

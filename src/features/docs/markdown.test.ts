@@ -16,7 +16,7 @@ describe("renderMarkdown", () => {
 
   it("renders GFM tables and drops raw HTML", async () => {
     const { html } = await renderMarkdown("| a | b |\n|---|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n");
-    expect(html).toContain("<table>");
+    expect(html).toContain('<table tabindex="0">');
     expect(html).not.toContain("<script>");
   });
 
@@ -32,5 +32,15 @@ describe("renderMarkdown", () => {
       '<p>Intro.</p><section><h2 id="one">One</h2><p>A.</p><h3 id="sub">Sub</h3><p>B.</p></section>' +
         '<section><h2 id="two">Two</h2><p>C.</p></section>',
     );
+  });
+
+  it("gives each code block a Copy button and makes code and tables reachable by keyboard", async () => {
+    const { html } = await renderMarkdown("```sh\nnpm start\n```\n\n| a |\n|---|\n| 1 |\n");
+    const compact = html.replace(/\n/g, "");
+    expect(compact).toContain(
+      '<div class="docs-code"><pre tabindex="0"><code class="language-sh">npm start</code></pre>' +
+        '<button type="button" class="docs-copy" data-copy="">Copy</button></div>',
+    );
+    expect(compact).toContain('<table tabindex="0">');
   });
 });

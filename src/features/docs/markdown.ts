@@ -19,17 +19,35 @@ function textOf(node: Element | Root): string {
 }
 
 /**
- * Code blocks scroll sideways on narrow screens; a scrollable region must be reachable by keyboard
- * (WCAG 2.1.1, axe "scrollable-region-focusable"), so each `<pre>` is focusable.
+ * Code blocks and tables scroll sideways on narrow screens; a scrollable region must be reachable by
+ * keyboard (WCAG 2.1.1, axe "scrollable-region-focusable"), so each `<pre>` and `<table>` is
+ * focusable. Each `<pre>` also gets a Copy button beside it, plain markup: one delegated click
+ * handler on the page (docs-copy.tsx) serves them all.
  */
-function focusableCodeBlocks() {
+function codeBlocksAndTables() {
   return () => (tree: Root) => {
     const visit = (node: Root | Element) => {
-      for (const child of node.children) {
-        if (child.type !== "element") continue;
-        if (child.tagName === "pre") child.properties.tabIndex = 0;
-        visit(child);
-      }
+      node.children = node.children.map((child) => {
+        if (child.type !== "element") return child;
+        if (child.tagName === "table") child.properties.tabIndex = 0;
+        if (child.tagName !== "pre") {
+          visit(child);
+          return child;
+        }
+        child.properties.tabIndex = 0;
+        const copy: Element = {
+          type: "element",
+          tagName: "button",
+          properties: { type: "button", className: ["docs-copy"], dataCopy: "" },
+          children: [{ type: "text", value: "Copy" }],
+        };
+        return {
+          type: "element",
+          tagName: "div",
+          properties: { className: ["docs-code"] },
+          children: [child, copy],
+        };
+      }) as typeof node.children;
     };
     visit(tree);
   };
@@ -85,7 +103,7 @@ export async function renderMarkdown(source: string): Promise<RenderedDoc> {
     .use(remarkRehype)
     .use(rehypeSlug)
     .use(collectToc(toc))
-    .use(focusableCodeBlocks())
+    .use(codeBlocksAndTables())
     .use(sectionsByH2())
     .use(rehypeStringify)
     .process(source);

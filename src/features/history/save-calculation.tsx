@@ -2,6 +2,7 @@
 
 import { Bookmark } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { createContext, type ReactNode, useContext, useId, useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
@@ -43,6 +44,7 @@ export function SaveCalculation({ calculation }: { calculation: SavableCalculati
   const stored = useViewer();
   const viewer = stored.status === "loading" && known ? ({ status: "signed-out" } as const) : stored;
   const id = useId();
+  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState("");
   const [pending, setPending] = useState(false);
@@ -69,7 +71,10 @@ export function SaveCalculation({ calculation }: { calculation: SavableCalculati
       notify.error(result.error);
       return;
     }
-    notify.success(`Saved to ${result.data.organization}'s history. Find it on the dashboard.`);
+    notify.success(`Saved to ${result.data.organization}'s history.`, {
+      label: "Open dashboard",
+      onClick: () => router.push("/dashboard"),
+    });
     setNote("");
     setOpen(false);
   }

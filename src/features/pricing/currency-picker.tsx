@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { CurrencyCombobox } from "@/components/money/currency-combobox";
 
@@ -13,7 +13,6 @@ export function PricingCurrencyPicker({ codes, value }: { codes: readonly string
   const id = useId();
   const router = useRouter();
   const pathname = usePathname();
-  const params = useSearchParams();
   const [chosen, setChosen] = useState(value);
   const [pending, startTransition] = useTransition();
   // A newer server answer (back/forward, a shared link) wins over the last local choice.
@@ -25,7 +24,8 @@ export function PricingCurrencyPicker({ codes, value }: { codes: readonly string
 
   function choose(next: string) {
     setChosen(next);
-    const query = new URLSearchParams(params);
+    // The address as it is now: the interval switch writes to it with history.replaceState.
+    const query = new URLSearchParams(window.location.search);
     if (next === "USD") query.delete("currency");
     else query.set("currency", next);
     const search = query.toString();

@@ -1,6 +1,6 @@
 import "server-only";
 import type { BillingInterval, Plan, PlanId } from "@/core/billing/plans";
-import { planPrice } from "@/core/billing/pricing";
+import { planPrice, yearlyTerms } from "@/core/billing/pricing";
 import {
   currencyName,
   formatMoney,
@@ -16,6 +16,8 @@ export interface CurrencyPrices {
   name: string;
   /** Formatted prices ("¥1,880", "€10.36", "$12"), by plan and interval. */
   prices: Record<PlanId, Record<BillingInterval, string>>;
+  /** A paid plan's yearly price a month ("≈ ¥1,564" when it does not divide exactly) and its saving. */
+  yearly: Record<PlanId, { perMonth: string; saving: string } | null>;
 }
 
 const INTERVALS: readonly BillingInterval[] = ["monthly", "yearly"];
@@ -38,9 +40,11 @@ export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null
   const result: CurrencyPrices[] = [];
   for (const code of ["USD", ...codes]) {
     const prices = {} as CurrencyPrices["prices"];
+    const yearly = {} as CurrencyPrices["yearly"];
     let complete = true;
     for (const plan of plans) {
       prices[plan.id] = {} as Record<BillingInterval, string>;
+      const charged = {} as Partial<Record<BillingInterval, Money>>;
       for (const interval of INTERVALS) {
         // The same function checkout charges with, so the two agree to the minor unit.
         const converted = planPrice(plan, interval, code, table);
@@ -48,11 +52,20 @@ export function pricesByCurrency(plans: readonly Plan[], table: RateTable | null
           complete = false;
           break;
         }
+        charged[interval] = converted.value.price;
         prices[plan.id][interval] = display(converted.value.price);
       }
       if (!complete) break;
+      const terms = charged.monthly && charged.yearly ? yearlyTerms(charged.monthly, charged.yearly) : null;
+      yearly[plan.id] =
+        terms && terms.saving.amount > 0n
+          ? {
+              perMonth: `${terms.perMonthExact ? "" : "≈ "}${display(terms.perMonth)}`,
+              saving: display(terms.saving),
+            }
+          : null;
     }
-    if (complete) result.push({ code, name: currencyName(code), prices });
+    if (complete) result.push({ code, name: currencyName(code), prices, yearly });
   }
   return result;
 }

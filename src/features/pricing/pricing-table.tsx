@@ -2,8 +2,10 @@ import { Check, Minus } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { BILLING_INTERVALS, type BillingInterval, type FeatureRow, type Plan } from "@/core/billing/plans";
+import { YEARLY_FREE_MONTHS } from "@/core/billing/pricing";
 import { cn } from "@/lib/utils";
 import { PricingCurrencyPicker } from "./currency-picker";
+import { IntervalInAddress } from "./interval-in-address";
 import type { CurrencyPrices } from "./prices";
 
 export type PricedPlan = Plan & { prices: Record<BillingInterval, string> };
@@ -24,9 +26,12 @@ export function PricingTable({
   featureTable,
   currencies,
   selected,
+  interval,
   ratesDate,
 }: {
   plans: PricedPlan[];
+  /** The interval shown first (from the address, so a shared link keeps it). */
+  interval: BillingInterval;
   featureTable: readonly FeatureRow[];
   currencies: readonly string[];
   selected: CurrencyPrices;
@@ -36,7 +41,7 @@ export function PricingTable({
   return (
     <div className="pricing grid gap-12">
       <div className="mx-auto flex flex-wrap items-center justify-center gap-4">
-        <fieldset className="flex rounded-lg border border-border bg-muted p-1">
+        <fieldset className="flex rounded-lg border border-border bg-muted p-1" data-interval-switch>
           <legend className="sr-only">Billing interval</legend>
           {BILLING_INTERVALS.map((value) => (
             <label
@@ -47,15 +52,18 @@ export function PricingTable({
                 type="radio"
                 name="interval"
                 value={value}
-                defaultChecked={value === "monthly"}
+                defaultChecked={value === interval}
                 className="sr-only"
               />
               {INTERVAL_LABELS[value].toggle}
-              {value === "yearly" ? <span className="ml-1.5 text-xs text-success">2 months free</span> : null}
+              {value === "yearly" ? (
+                <span className="ml-1.5 text-xs text-success">{YEARLY_FREE_MONTHS} months free</span>
+              ) : null}
             </label>
           ))}
         </fieldset>
         <PricingCurrencyPicker codes={currencies} value={currency} />
+        <IntervalInAddress />
       </div>
 
       <div className="grid gap-6 md:grid-cols-3">
@@ -92,6 +100,15 @@ export function PricingTable({
                     </span>
                     <span className="text-sm text-muted-foreground">/ {INTERVAL_LABELS[interval].per}</span>
                   </p>
+                  {interval === "yearly" && selected.yearly[plan.id] ? (
+                    <p className="mt-1 text-sm" data-testid={`yearly-terms-${plan.id}`}>
+                      <span className="tabular">{selected.yearly[plan.id]?.perMonth}</span> a month, billed
+                      annually ·{" "}
+                      <span className="font-medium text-success">
+                        save <span className="tabular">{selected.yearly[plan.id]?.saving}</span>
+                      </span>
+                    </p>
+                  ) : null}
                   <p className="mt-1 text-xs text-muted-foreground">
                     {currency === "USD" || plan.id === "free"
                       ? `${currency}, before tax`

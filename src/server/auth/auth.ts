@@ -6,7 +6,9 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
 import { admin, organization, twoFactor } from "better-auth/plugins";
 import { asc, eq, lt } from "drizzle-orm";
+import { generateBackupCodes } from "@/core/auth/backup-codes";
 import { passwordProblem } from "@/core/auth/password-policy";
+import { plural } from "@/core/plural";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import { createMailer, type Mailer } from "../mail/outbox";
@@ -55,7 +57,7 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
     throw new APIError(
       "TOO_MANY_REQUESTS",
       {
-        message: `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
+        message: `Too many attempts. Please wait ${plural(minutes, "minute")} and try again.`,
         code: "RATE_LIMITED",
       },
       // keyed on the client alone: the edge may repeat it while the database's refusal holds
@@ -217,7 +219,12 @@ export function createAuth(db: Db, config: AuthConfig) {
         secret: config.secret,
       }),
       emailConfirmation(db, { mailer, origin: config.baseURL, secret: config.secret }),
-      twoFactor({ issuer: "Abacus", skipVerificationOnEnable: false }),
+      twoFactor({
+        issuer: "Abacus",
+        skipVerificationOnEnable: false,
+        // Upper case without look-alikes (the plugin's own mix cases and uses 0/O, 1/l/I).
+        backupCodeOptions: { customBackupCodesGenerate: () => generateBackupCodes() },
+      }),
       // WebAuthn bound to this instance's origin (never to whatever Origin a request claims), and
       // only with the authenticator's user verification (PIN, biometrics), not mere presence.
       passkey({

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { plural } from "@/core/plural";
 import type { Db } from "../db/client";
 import { monitoringEvents } from "../db/schema";
 
@@ -117,7 +118,7 @@ function summarizeItem(
       ...common,
       type: "spans",
       level: "info",
-      message: cap(`${str(first?.name) ?? "spans"} (${spans.length} span${spans.length === 1 ? "" : "s"})`),
+      message: cap(`${str(first?.name) ?? "spans"} (${plural(spans.length, "span")})`),
       traceId: common.traceId ?? str(first?.trace_id),
       payload: capPayload(payload),
     };

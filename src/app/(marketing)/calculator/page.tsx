@@ -17,6 +17,15 @@ export const metadata: Metadata = {
   description: "Exact decimal arithmetic, currency conversion and a private crypto workbench.",
 };
 
+const HEADINGS = {
+  decimal: { title: "Calculator", lead: "Exact to the last digit you ask for." },
+  currency: { title: "Calculator", lead: "Exact to the last digit you ask for." },
+  crypto: {
+    title: "Crypto workbench",
+    lead: "Hashes, keys, signatures and encryption, worked out in your browser.",
+  },
+} as const;
+
 type Search = { mode?: string; amount?: string; from?: string; to?: string; rounding?: string };
 
 export default async function CalculatorPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -33,17 +42,15 @@ export default async function CalculatorPage({ searchParams }: { searchParams: P
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-semibold tracking-tight">Calculator</h1>
-          <p className="mt-2 text-muted-foreground">Exact to the last digit you ask for.</p>
+          {/* One heading per mode: the workbench is not the calculator's "exact digits". */}
+          <h1 className="text-3xl font-semibold tracking-tight">{HEADINGS[mode].title}</h1>
+          <p className="mt-2 text-muted-foreground">{HEADINGS[mode].lead}</p>
         </div>
         <ModeTabs mode={mode} />
       </div>
       <div className="mt-8">
         {mode === "crypto" ? (
-          <section aria-labelledby="crypto-heading">
-            <h2 id="crypto-heading" className="sr-only">
-              Crypto workbench
-            </h2>
+          <section aria-label="Workbench">
             <p className="mb-6 flex items-start gap-2 rounded-md border border-border bg-muted/50 p-3 text-sm">
               <ShieldCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
               Everything here runs in your browser. Nothing you type, paste or open is sent to a server.

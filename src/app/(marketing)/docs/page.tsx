@@ -1,5 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import type { Metadata } from "next";
+import { DocsCopy } from "@/features/docs/docs-copy";
+import { DocsSearch } from "@/features/docs/docs-search";
 import { loadDocs } from "@/features/docs/load-docs";
 
 export const metadata: Metadata = {
@@ -35,6 +37,8 @@ export default async function DocsPage() {
           the left), so a phone's first paint is the text, before the page's scripts run. */}
       <article className="min-w-0 max-w-3xl lg:col-start-2 lg:row-start-1">
         <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
+        <DocsSearch />
+        <DocsCopy />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
         <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
       </article>

@@ -15,11 +15,11 @@ export const metadata: Metadata = {
 export default async function PricingPage({
   searchParams,
 }: {
-  searchParams: Promise<{ currency?: string }>;
+  searchParams: Promise<{ currency?: string; interval?: string }>;
 }) {
   // Dynamic: the prices follow the instance's current FX table, read at request time (never at build).
   await connection();
-  const { currency } = await searchParams;
+  const { currency, interval } = await searchParams;
   const table = await loadRatesOrNull(getDb());
   const currencies = pricesFor(table);
   const [usd] = currencies; // pricesByCurrency always lists USD, first
@@ -44,6 +44,7 @@ export default async function PricingPage({
         }))}
         currencies={codesOf(currencies)}
         selected={selected}
+        interval={interval === "yearly" ? "yearly" : "monthly"}
         ratesDate={table?.date ?? null}
       />
     </div>

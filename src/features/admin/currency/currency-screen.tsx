@@ -1,6 +1,7 @@
 import "server-only";
 import Link from "next/link";
 import { CURRENCIES, currencyName } from "@/core/money/currencies";
+import { routeLabel } from "@/core/routes";
 import { getDb } from "@/server/db/client";
 import { listRateDates, loadCurrentRates, loadRatesOn, loadRateTable } from "@/server/fx";
 import { AdminPage } from "../admin-nav";
@@ -24,7 +25,7 @@ export async function CurrencyScreen({ params }: { params: SearchParams }) {
   const history = date ? await loadRatesOn(db, date) : [];
   const today = new Date().toISOString().slice(0, 10);
   return (
-    <AdminPage title="Currency & FX">
+    <AdminPage title={routeLabel("/admin/currency-test")}>
       <section aria-labelledby="fx" className="grid min-w-0 gap-4">
         <div className="grid gap-1">
           <h2 id="fx" className="text-xl font-semibold">

@@ -11,6 +11,7 @@ import { Field } from "@/components/ui/field";
 import { Input, Label } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { MAX_RATES_FILE_CHARS } from "@/core/money/rates";
+import { plural } from "@/core/plural";
 import type { RatePreview } from "@/server/fx";
 import { applyRatesAction, editRateAction, previewRatesAction } from "../actions";
 
@@ -41,7 +42,7 @@ function EditRate({ row, today }: { row: RateRowView; today: string }) {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Edit the ${row.currency} rate`}>
+        <Button variant="ghost" size="sm" className="-my-1.5" aria-label={`Edit the ${row.currency} rate`}>
           Edit
         </Button>
       </DialogTrigger>
@@ -156,18 +157,14 @@ export function RatesImport() {
     start(async () => {
       const r = await callAction(() => previewRatesAction(input()));
       if (!r) return;
+      // No toast: the preview (or the error) appears right below, in a live region. A toast here
+      // would still be up when the import's own toast arrives.
       if (r.ok) {
         setPreview(r.data);
         setError("");
-        notify.info(
-          r.data.issues.length
-            ? `${r.data.issues.length} rows need fixing.`
-            : "Preview ready: nothing is changed yet.",
-        );
       } else {
         setPreview(null);
         setError(r.fieldErrors?.date ?? r.error);
-        notify.error(r.error);
       }
     });
   const doApply = () =>
@@ -215,9 +212,8 @@ export function RatesImport() {
       {preview ? (
         <div className="grid gap-3 rounded-lg border border-border p-4" aria-live="polite">
           <p className="text-sm">
-            <span className="font-medium">{file?.name}</span>: {preview.rowCount} rates on{" "}
-            {preview.dates.length} date
-            {preview.dates.length === 1 ? "" : "s"}
+            <span className="font-medium">{file?.name}</span>: {plural(preview.rowCount, "rate")} on{" "}
+            {plural(preview.dates.length, "date")}
             {preview.dates.length > 1
               ? ` (${preview.dates.at(-1)} to ${preview.dates[0]})`
               : preview.dates.length
@@ -228,8 +224,7 @@ export function RatesImport() {
           {preview.issues.length ? (
             <div className="grid gap-2">
               <p className="text-sm font-medium text-destructive">
-                {preview.issues.length} row{preview.issues.length === 1 ? "" : "s"} must be fixed before this
-                file can be imported:
+                {plural(preview.issues.length, "row")} must be fixed before this file can be imported:
               </p>
               <ul className="grid gap-1 text-sm">
                 {preview.issues.map((i) => (

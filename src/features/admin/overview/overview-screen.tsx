@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { TimeSeries } from "@/components/charts/time-series";
 import { Card } from "@/components/ui/card";
 import { formatMoney } from "@/core/money/format";
+import { plural } from "@/core/plural";
 import { cn } from "@/lib/utils";
 import {
   databaseVersion,
@@ -143,7 +144,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
               {revenue.map((r) => (
                 <li key={r.currency} className="flex justify-between gap-2 tabular-nums">
                   <span>
-                    {r.currency} · {r.orders} orders
+                    {r.currency} · {plural(r.orders, "order")}
                   </span>
                   <span className="font-medium">
                     {formatMoney({ amount: r.totalMinor, currency: r.currency })}
@@ -195,7 +196,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
                 [
                   ["Level", detail.level],
                   ["Type", detail.type],
-                  ["Seen", `${detail.repeats} time${detail.repeats === 1 ? "" : "s"}`],
+                  ["Seen", plural(detail.repeats, "time")],
                   ["URL", detail.url],
                   ["Release", detail.release],
                   ["Environment", detail.environment],
@@ -330,8 +331,7 @@ function ReceiptKeys({ keys }: { keys: Awaited<ReturnType<typeof receiptKeyOverv
             <span className="text-muted-foreground">
               {k.current ? `current since ${day(k.createdAt)}` : `retired ${day(k.retiredAt ?? k.createdAt)}`}
               {" · "}
-              <span className="tabular-nums">{k.receipts.toLocaleString("en-US")}</span>{" "}
-              {k.receipts === 1 ? "receipt" : "receipts"}
+              <span className="tabular-nums">{plural(k.receipts, "receipt")}</span>
             </span>
           </li>
         ))}

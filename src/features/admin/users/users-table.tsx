@@ -9,9 +9,11 @@ import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { type DataColumn, DataTable } from "@/components/ui/data-table";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
+import { EmailText } from "@/components/ui/email-text";
 import { Field } from "@/components/ui/field";
 import { Input, NativeSelect } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { plural } from "@/core/plural";
 import {
   banUserAction,
   deleteUserAction,
@@ -104,133 +106,142 @@ function ManageUser({ row, selfId }: { row: UserRow; selfId: string }) {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Manage ${row.email}`}>
+        <Button variant="outline" size="sm" className="-my-1.5" aria-label={`Manage ${row.email}`}>
           Manage
         </Button>
       </DialogTrigger>
-      <DialogContent title={row.name} description={row.email}>
+      <DialogContent title={row.name} description={row.email} className="sm:max-w-2xl">
         {self ? (
           <p className="rounded-md bg-muted p-3 text-sm">
             This is your own account: you cannot change its role, ban or delete it here.
           </p>
         ) : null}
-        <section className="grid gap-2" aria-labelledby={`role-${row.id}`}>
-          <h3 id={`role-${row.id}`} className="text-sm font-semibold">
-            Platform role
-          </h3>
-          <div className="flex gap-2">
-            <NativeSelect
-              aria-label="Role"
-              value={role}
-              onChange={(e) => setRole(e.target.value)}
-              disabled={self}
-            >
-              <option value="user">User</option>
-              <option value="admin">Admin</option>
-            </NativeSelect>
-            <Button
-              type="button"
-              variant="secondary"
-              disabled={self || pending || role === row.role}
-              onClick={() => run(() => setRoleAction({ userId: row.id, role }))}
-            >
-              Save role
-            </Button>
-          </div>
-        </section>
-
-        {row.banned ? (
-          <section className="grid gap-2">
-            <h3 className="text-sm font-semibold">Banned</h3>
-            <p className="text-sm text-muted-foreground">
-              {row.banReason ?? "No reason given"}
-              {row.banExpires ? ` · until ${date(row.banExpires)}` : " · no end date"}
-            </p>
-            <div>
-              <Button
-                type="button"
-                variant="secondary"
-                disabled={pending || self}
-                onClick={() => run(() => unbanUserAction({ userId: row.id }))}
-              >
-                Unban
-              </Button>
-            </div>
-          </section>
-        ) : (
-          <form className="grid gap-1" onSubmit={submitBan} noValidate>
-            <h3 className="text-sm font-semibold">Ban</h3>
-            <Field id={`reason-${row.id}`} label="Reason" error={errors.reason}>
-              {(p) => (
-                <Input {...p} value={reason} onChange={(e) => setReason(e.target.value)} disabled={self} />
-              )}
-            </Field>
-            <Field id={`until-${row.id}`} label="Until (optional, last day)" error={errors.until}>
-              {(p) => (
-                <Input
-                  {...p}
-                  type="date"
-                  value={until}
-                  onChange={(e) => setUntil(e.target.value)}
+        {/* Two columns from 640 px: the dialog stays short enough that Delete is in view. */}
+        <div className="grid gap-6 sm:grid-cols-2">
+          <div className="grid content-start gap-6">
+            <section className="grid gap-2" aria-labelledby={`role-${row.id}`}>
+              <h3 id={`role-${row.id}`} className="text-sm font-semibold">
+                Platform role
+              </h3>
+              <div className="flex gap-2">
+                <NativeSelect
+                  aria-label="Role"
+                  value={role}
+                  onChange={(e) => setRole(e.target.value)}
                   disabled={self}
-                />
-              )}
-            </Field>
-            <div>
-              <SubmitButton variant="destructive" pending={pending} disabled={self}>
-                Ban and sign out
-              </SubmitButton>
-            </div>
-          </form>
-        )}
-
-        <section className="grid gap-2">
-          <h3 className="text-sm font-semibold">Sessions</h3>
-          <p className="text-sm text-muted-foreground">
-            {row.sessions} active session{row.sessions === 1 ? "" : "s"}.
-          </p>
-          <div className="flex flex-wrap gap-2">
-            {revokeArmed ? (
-              <>
+                >
+                  <option value="user">User</option>
+                  <option value="admin">Admin</option>
+                </NativeSelect>
                 <Button
                   type="button"
-                  variant="destructive"
-                  disabled={pending}
+                  variant="secondary"
+                  disabled={self || pending || role === row.role}
+                  onClick={() => run(() => setRoleAction({ userId: row.id, role }))}
+                >
+                  Save role
+                </Button>
+              </div>
+            </section>
+
+            <section className="grid gap-2">
+              <h3 className="text-sm font-semibold">Sessions</h3>
+              <p className="text-sm text-muted-foreground">{plural(row.sessions, "active session")}.</p>
+              <div className="flex flex-wrap gap-2">
+                {revokeArmed ? (
+                  <>
+                    <Button
+                      type="button"
+                      variant="destructive"
+                      disabled={pending}
+                      onClick={() =>
+                        run(
+                          () => revokeSessionsAction({ userId: row.id }),
+                          () => setRevokeArmed(false),
+                        )
+                      }
+                    >
+                      Confirm: end all sessions
+                    </Button>
+                    <Button type="button" variant="ghost" onClick={() => setRevokeArmed(false)}>
+                      Keep them
+                    </Button>
+                  </>
+                ) : (
+                  <Button type="button" variant="secondary" onClick={() => setRevokeArmed(true)}>
+                    Revoke all sessions
+                  </Button>
+                )}
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={pending || self || row.role === "admin" || row.banned}
                   onClick={() =>
                     run(
-                      () => revokeSessionsAction({ userId: row.id }),
-                      () => setRevokeArmed(false),
+                      () => impersonateAction({ userId: row.id }),
+                      (r) => {
+                        if (r.ok) window.location.assign("/dashboard");
+                      },
                     )
                   }
                 >
-                  Confirm: end all sessions
+                  Impersonate
                 </Button>
-                <Button type="button" variant="ghost" onClick={() => setRevokeArmed(false)}>
-                  Keep them
-                </Button>
-              </>
-            ) : (
-              <Button type="button" variant="secondary" onClick={() => setRevokeArmed(true)}>
-                Revoke all sessions
-              </Button>
-            )}
-            <Button
-              type="button"
-              variant="secondary"
-              disabled={pending || self || row.role === "admin" || row.banned}
-              onClick={() =>
-                run(
-                  () => impersonateAction({ userId: row.id }),
-                  (r) => {
-                    if (r.ok) window.location.assign("/dashboard");
-                  },
-                )
-              }
-            >
-              Impersonate
-            </Button>
+              </div>
+            </section>
           </div>
-        </section>
+          <div className="grid content-start gap-6">
+            {row.banned ? (
+              <section className="grid gap-2">
+                <h3 className="text-sm font-semibold">Banned</h3>
+                <p className="text-sm text-muted-foreground">
+                  {row.banReason ?? "No reason given"}
+                  {row.banExpires ? ` · until ${date(row.banExpires)}` : " · no end date"}
+                </p>
+                <div>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    disabled={pending || self}
+                    onClick={() => run(() => unbanUserAction({ userId: row.id }))}
+                  >
+                    Unban
+                  </Button>
+                </div>
+              </section>
+            ) : (
+              <form className="grid gap-1" onSubmit={submitBan} noValidate>
+                <h3 className="text-sm font-semibold">Ban</h3>
+                <Field id={`reason-${row.id}`} label="Reason" error={errors.reason}>
+                  {(p) => (
+                    <Input
+                      {...p}
+                      value={reason}
+                      onChange={(e) => setReason(e.target.value)}
+                      disabled={self}
+                    />
+                  )}
+                </Field>
+                <Field id={`until-${row.id}`} label="Until (optional, last day)" error={errors.until}>
+                  {(p) => (
+                    <Input
+                      {...p}
+                      type="date"
+                      value={until}
+                      onChange={(e) => setUntil(e.target.value)}
+                      disabled={self}
+                    />
+                  )}
+                </Field>
+                <div>
+                  <SubmitButton variant="destructive" pending={pending} disabled={self}>
+                    Ban and sign out
+                  </SubmitButton>
+                </div>
+              </form>
+            )}
+          </div>
+        </div>
 
         <form className="grid gap-1 border-t border-border pt-4" onSubmit={submitDelete} noValidate>
           <h3 className="text-sm font-semibold text-destructive">Delete account</h3>
@@ -272,7 +283,7 @@ export function UsersTable({ rows, sort, selfId }: { rows: UserRow[]; sort: Sort
       cell: ({ row }) => (
         <div className="grid min-w-0 gap-0.5">
           <span className="font-medium break-words">{row.original.name}</span>
-          <span className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{row.original.email}</span>
+          <EmailText email={row.original.email} className="text-xs text-muted-foreground" />
           {row.original.organizations.length ? (
             <span className="text-xs text-muted-foreground sm:hidden">
               {row.original.organizations.join(", ")}

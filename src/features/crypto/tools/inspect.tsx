@@ -4,6 +4,7 @@ import { ChevronRight } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { Card } from "@/components/ui/card";
 import type { Asn1TreeNode, KeySummary } from "@/core/crypto";
+import { plural } from "@/core/plural";
 import type { InspectedBlock } from "../ops";
 import { CopyButton, PemField, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
 
@@ -60,7 +61,7 @@ function TreeLabel({ n }: { n: Asn1TreeNode }) {
         </>
       ) : null}{" "}
       <span className="ml-1 text-xs text-muted-foreground tabular-nums">
-        @{n.offset}, {n.length} {n.length === 1 ? "byte" : "bytes"}
+        @{n.offset}, {plural(n.length, "byte")}
       </span>
     </span>
   );

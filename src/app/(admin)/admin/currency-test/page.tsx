@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
+import { routeLabel } from "@/core/routes";
 import { CurrencyScreen } from "@/features/admin/currency/currency-screen";
 import { requireAdmin } from "@/server/authz";
 
-export const metadata: Metadata = { title: "Currency & FX" };
+export const metadata: Metadata = { title: routeLabel("/admin/currency-test") };
 
 export default async function Page({
   searchParams,
