@@ -37,6 +37,8 @@ export function getAuth(): Auth {
     secureCookies: env.NODE_ENV === "production" && !isLoopbackHttp(origin),
     signInLimit: env.AUTH_SIGN_IN_LIMIT,
     signUpLimit: env.AUTH_SIGN_UP_LIMIT,
+    hashQueuePerClient: env.AUTH_HASH_QUEUE_PER_CLIENT,
+    mailLimits: { perRecipient: env.MAIL_PER_RECIPIENT_LIMIT, perClient: env.MAIL_PER_CLIENT_LIMIT },
     mailer: getMailer(),
   });
   return holder.__abacusAuth;
