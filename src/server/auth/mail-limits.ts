@@ -25,8 +25,10 @@ export type MailLimits = { perRecipient: number; perClient: number };
 
 export const DEFAULT_MAIL_LIMITS: MailLimits = { perRecipient: 5, perClient: 20 };
 export const MAIL_WINDOW_SECONDS = 60 * 60;
-/** Security notices per address per hour, whatever `perRecipient` is. */
+/** Security notices per address per hour: at least this, and four times `perRecipient`. */
 export const SECURITY_NOTICES_PER_HOUR = 20;
+const securityNoticeLimit = (limits: MailLimits) =>
+  Math.max(SECURITY_NOTICES_PER_HOUR, 4 * limits.perRecipient);
 
 export const MAIL_BUCKETS = {
   recipient: "mail-recipient",
@@ -54,7 +56,7 @@ export function limitMailPerRecipient(db: Db, mailer: Mailer, limits: MailLimits
       const rule = security
         ? {
             bucket: MAIL_BUCKETS.security,
-            limit: SECURITY_NOTICES_PER_HOUR,
+            limit: securityNoticeLimit(limits),
             windowSeconds: MAIL_WINDOW_SECONDS,
           }
         : { bucket: MAIL_BUCKETS.recipient, limit: limits.perRecipient, windowSeconds: MAIL_WINDOW_SECONDS };
