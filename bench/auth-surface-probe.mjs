@@ -3,7 +3,7 @@
 // the README's way on a fresh embedded database with the demo accounts, TRUST_PROXY=1 so the probe
 // can speak for several client addresses), reading the database for what happened:
 //
-//   node bench/auth-surface-probe.mjs [--dist .next]... [--only surface,impersonation,admin,mail]
+//   node bench/auth-surface-probe.mjs [--dist .next]... [--port 3331] [--only surface,impersonation,admin,mail]
 //
 // - surface: how many of Better Auth's paths answer anything but 404 at /api/auth/* (no cookie);
 // - impersonation: an admin impersonates the demo owner (through the admin page's action, and over
@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     dist: { type: "string", multiple: true, default: [".next"] },
     only: { type: "string", default: "" },
     password: { type: "string", default: "abacus-demo-2026" },
+    /** First port to start servers on (one per --dist, counting up); a free one when unset. */
+    port: { type: "string" },
   },
 });
 const only = new Set(args.only.split(",").filter(Boolean));
@@ -309,9 +311,9 @@ async function probe(base, dist, sql) {
 
 async function main() {
   stopAllOnExit();
-  for (const dist of args.dist) {
+  for (const [index, dist] of args.dist.entries()) {
     const name = path.basename(dist);
-    const port = await freePort();
+    const port = args.port ? Number(args.port) + index : await freePort();
     const dataDir = `.test-data/probe-surface-${name.replace(/^\./, "")}`;
     const entry = startAbacus({
       port,

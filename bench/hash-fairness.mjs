@@ -4,7 +4,7 @@
 // password in flight; meanwhile another client signs in `--victim` times, one after another, and its
 // latency is reported (median, p90, max), next to the same client's sign-ins with no attack.
 //
-//   node bench/hash-fairness.mjs [--dist .next]... [--attackers 4] [--concurrency 4] [--victim 15]
+//   node bench/hash-fairness.mjs [--dist .next]... [--port 3331] [--attackers 4] [--concurrency 4] [--victim 15]
 //   node bench/hash-fairness.mjs --url http://127.0.0.1:3303   (a server started with TRUST_PROXY=1)
 //
 // Without --url it starts each build the README's way (fresh embedded database, seeded demo
@@ -23,6 +23,8 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "4" },
     victim: { type: "string", default: "15" },
     password: { type: "string", default: "abacus-demo-2026" },
+    /** First port to start servers on (one per --dist, counting up); a free one when unset. */
+    port: { type: "string" },
   },
 });
 
@@ -102,10 +104,10 @@ async function main() {
     return;
   }
   stopAllOnExit();
-  for (const dist of args.dist) {
+  for (const [index, dist] of args.dist.entries()) {
     ensureAbacusBuild(dist);
     const name = path.basename(dist);
-    const port = await freePort();
+    const port = args.port ? Number(args.port) + index : await freePort();
     const entry = startAbacus({
       port,
       name: `abacus ${name}`,

@@ -51,43 +51,44 @@ describe("fairTurns", () => {
     expect(await Promise.all(results)).toEqual(["a0", "a1 failed", "a2", "a3", "a4"]);
   });
 
-  it("serves waiting clients in turn: one client's burst delays another by one work, not by the burst", async () => {
+  it("serves clients with a backlog in turn: one client's burst delays another by one work, not by the burst", async () => {
     const turns = fairTurns(1);
     const w = works();
     const all = [
       ...["a0", "a1", "a2", "a3"].map((name) => turns.run("a", w.work(name))),
       ...["b0", "b1", "b2", "b3"].map((name) => turns.run("b", w.work(name))),
-      turns.run("c", w.work("c0")),
     ];
     for (let i = 0; i < all.length; i++) {
       await tick();
       w.finish(w.started.at(-1) ?? "");
     }
     await Promise.all(all);
-    // A first-come queue would give a0 a1 a2 a3 b0 b1 b2 b3 c0: c waiting behind eight works.
-    expect(w.started).toEqual(["a0", "a1", "b0", "c0", "a2", "b1", "a3", "b2", "b3"]);
+    // b0 arrived with nothing in flight, so it went first; then a and b alternate. A first-come
+    // queue would run a0 a1 a2 a3 b0 b1 b2 b3.
+    expect(w.started).toEqual(["a0", "b0", "a1", "b1", "a2", "b2", "a3", "b3"]);
   });
 
-  it("a client arriving later waits behind each other waiting client once, not behind their queues", async () => {
+  it("puts a client with nothing in flight before the clients with a backlog (new flows first)", async () => {
     const turns = fairTurns(1);
     const w = works();
     const a = ["a0", "a1", "a2", "a3", "a4", "a5"].map((name) => turns.run("a", w.work(name)));
+    const b = ["b0", "b1", "b2"].map((name) => turns.run("b", w.work(name)));
     await tick();
     w.finish("a0");
     await tick();
+    expect(w.started).toEqual(["a0", "b0"]);
+    // A person signing in while a and b keep queues: next after the running work.
     const late = turns.run("late", w.work("late0"));
-    w.finish("a1");
+    w.finish("b0");
     await tick();
-    expect(w.started).toEqual(["a0", "a1", "a2"]);
-    w.finish("a2");
-    await tick();
-    expect(w.started.at(-1)).toBe("late0");
+    expect(w.started).toEqual(["a0", "b0", "late0"]);
     w.finish("late0");
-    for (const name of ["a3", "a4", "a5"]) {
+    for (const name of ["a1", "b1", "a2", "b2", "a3", "a4", "a5"]) {
       await tick();
+      expect(w.started.at(-1)).toBe(name);
       w.finish(name);
     }
-    await Promise.all([...a, late]);
+    await Promise.all([...a, ...b, late]);
   });
 
   it("refuses a client at its cap at once, counting its running and queued works, and not others", async () => {
@@ -97,12 +98,12 @@ describe("fairTurns", () => {
     await expect(turns.run("a", w.work("a3"), 3)).rejects.toBeInstanceOf(ClientQueueFull);
     const b = turns.run("b", w.work("b0"), 3);
     expect(turns.load("a")).toBe(3);
-    for (const name of ["a0", "a1", "b0", "a2"]) {
+    for (const name of ["a0", "b0", "a1", "a2"]) {
       await tick();
       w.finish(name);
     }
     await Promise.all([...held, b]);
-    expect(w.started).toEqual(["a0", "a1", "b0", "a2"]);
+    expect(w.started).toEqual(["a0", "b0", "a1", "a2"]);
     expect(turns.load("a")).toBe(0);
   });
 });

@@ -14,10 +14,13 @@ import { clientOf } from "./account-security";
  * existing hashes verify.
  *
  * The hashes waiting for a turn are queued per client (the address of the request Better Auth is
- * serving) and the clients are served in turn, one hash each: a client with many sign-ins in flight
- * (correct ones are never rate-limited) delays everyone else by one hash per round, not by its whole
- * queue, as one shared first-come queue did. A client with `perClientQueue` hashes already queued or
- * running is refused at once (429) instead of being queued deeper.
+ * serving), as a fair-queuing router treats flows (FQ-CoDel's "new flows first"): a client with
+ * nothing queued or running goes before the clients with a backlog, which are served in turn, one
+ * hash each. A client keeping many sign-ins in flight (correct ones are never rate-limited) then
+ * delays a person signing in by the hash already running, not by its whole queue, as one shared
+ * first-come queue did; several such clients share the rest round-robin. A client with
+ * `perClientQueue` hashes already queued or running is refused at once (429) instead of being
+ * queued deeper.
  */
 const MAX_CONCURRENT = Math.max(1, availableParallelism() - 1);
 
@@ -33,10 +36,10 @@ export class ClientQueueFull extends Error {
 
 export type FairTurns = {
   /**
-   * Runs `work` when a slot is free and it is `client`'s turn: at most `max` at a time overall, the
-   * waiting clients served round-robin (each in its own order of arrival). With `cap`, refuses
-   * (ClientQueueFull, synchronously in the returned promise) when the client already has `cap` works
-   * queued or running.
+   * Runs `work` when a slot is free and it is `client`'s turn: at most `max` at a time overall;
+   * clients that had nothing queued or running first (in order of arrival), then the clients with a
+   * backlog round-robin (each in its own order of arrival). With `cap`, refuses (ClientQueueFull, in
+   * the returned promise) when the client already has `cap` works queued or running.
    */
   run<T>(client: string, work: () => Promise<T>, cap?: number): Promise<T>;
   /** Works queued or running per client (tests, benches). */
@@ -45,13 +48,21 @@ export type FairTurns = {
 
 export function fairTurns(max: number): FairTurns {
   let running = 0;
-  // Clients with waiting work, in the order they are served next (Map keeps insertion order).
+  // Clients whose work arrived when they had nothing queued or running: served first, in order.
+  const fresh: Array<{ client: string; resume: () => void }> = [];
+  // Clients with a backlog and their waiting work, in the order they are served next (a Map keeps
+  // insertion order).
   const ring = new Map<string, Array<() => void>>();
   const loads = new Map<string, number>();
 
-  // A finished work hands its slot straight to the next client in the ring, so a newcomer arriving
-  // in between cannot take it out of turn.
+  // A finished work hands its slot straight to the next in line, so a newcomer arriving in between
+  // cannot take it out of turn.
   const release = () => {
+    const next = fresh.shift();
+    if (next) {
+      next.resume();
+      return;
+    }
     const first = ring.entries().next();
     if (first.done) {
       running--;
@@ -73,9 +84,12 @@ export function fairTurns(max: number): FairTurns {
         if (running < max) running++;
         else
           await new Promise<void>((resolve) => {
-            const waiters = ring.get(client);
-            if (waiters) waiters.push(resolve);
-            else ring.set(client, [resolve]);
+            if (load === 0) fresh.push({ client, resume: resolve });
+            else {
+              const waiters = ring.get(client);
+              if (waiters) waiters.push(resolve);
+              else ring.set(client, [resolve]);
+            }
           });
         try {
           return await work();

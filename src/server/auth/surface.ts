@@ -170,7 +170,7 @@ export function isServedOverHttp(pathname: string, basePath = "/api/auth"): bool
 }
 
 export const IMPERSONATION_REFUSAL =
-  "Not while impersonating: sign-in methods, the email address and the password belong to the account's owner.";
+  "Not while impersonating: sign-in methods, the email address, the password and API keys stay with the account's owner.";
 
 type HookContext = Parameters<typeof getSessionFromCtx>[0] & {
   path?: string;
