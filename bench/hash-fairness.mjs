@@ -66,6 +66,7 @@ async function measure(base, label) {
   log(`${label}: alone ${summary(quiet.ms)} ${JSON.stringify(quiet.statuses)}`);
 
   let running = true;
+  const attackStarted = performance.now();
   const attackerStatuses = new Map();
   let attackerDone = 0;
   const loops = [];
@@ -84,11 +85,10 @@ async function measure(base, label) {
     }
   }
   await new Promise((resolve) => setTimeout(resolve, 2000)); // let the queues fill
-  const started = performance.now();
   const underLoad = await victimRun(base, "10.77.100.2", Number(args.victim));
-  const seconds = (performance.now() - started) / 1000;
   running = false;
   await Promise.all(loops);
+  const seconds = (performance.now() - attackStarted) / 1000;
   const line =
     `${label}: ${args.attackers} clients x ${args.concurrency} concurrent correct sign-ins; another client's sign-in ` +
     `${summary(underLoad.ms)} ${JSON.stringify(underLoad.statuses)}; attackers ${(attackerDone / seconds).toFixed(1)}/s ` +
