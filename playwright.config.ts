@@ -33,6 +33,11 @@ export default defineConfig({
       APP_URL: baseURL,
       AUTH_SIGN_IN_LIMIT: "1000",
       AUTH_SIGN_UP_LIMIT: "1000",
+      // The whole suite asks for mail (resets, invitations, links) from 127.0.0.1; the limits per
+      // client and per recipient are integration tests.
+      MAIL_PER_CLIENT_LIMIT: "100000",
+      MAIL_PER_RECIPIENT_LIMIT: "1000",
+      AUTH_HASH_QUEUE_PER_CLIENT: "64",
       // The whole suite browses from 127.0.0.1; the page-view limit itself is an integration test.
       PAGE_VIEWS_PER_CLIENT_LIMIT: "100000",
       // Two workers' browsers and API calls share one address; the gate itself is tested on a real

@@ -87,6 +87,9 @@ const schema = z
         .max(1000, "must be a whole number from 1 to 1000, such as 5")
         .default(5),
     ),
+    AUTH_HASH_QUEUE_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(4),
+    MAIL_PER_RECIPIENT_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+    MAIL_PER_CLIENT_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
     TRUST_PROXY: z.coerce
       .number({ error: "must be the number of reverse proxies in front of the app (0 for none)" })
       .int()

@@ -1,3 +1,4 @@
+import { isAPIError } from "better-auth/api";
 import { and, desc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { type AuthConfig, createAuth } from "@/server/auth/auth";
@@ -159,4 +160,31 @@ export async function signUp(
   expect(opened.status).toBeLessThan(400);
   const cookie = await signIn(auth, email, ip);
   return { id, cookie };
+}
+
+/**
+ * A Better Auth endpoint named by its path, called as our server actions call it (`auth.api.*`,
+ * which Better Auth's `disabledPaths` does not affect), answered as a Response. Bodies given as JSON
+ * text are parsed first.
+ */
+export function callServerSide(
+  auth: Pick<TestAuth, "api">,
+  path: string,
+  init: { body?: unknown; query?: Record<string, string>; headers: Headers },
+): Promise<Response> {
+  const endpoint = Object.values(auth.api).find((e) => (e as { path?: string }).path === path) as
+    | ((input: Record<string, unknown>) => Promise<Response>)
+    | undefined;
+  if (!endpoint) throw new Error(`Better Auth has no endpoint ${path}`);
+  const body = typeof init.body === "string" ? JSON.parse(init.body) : init.body;
+  // A refusal from a before hook is thrown even with asResponse: answer it as the router would.
+  return endpoint({ body, query: init.query, headers: init.headers, asResponse: true }).catch(
+    (error: unknown) => {
+      if (!isAPIError(error)) throw error;
+      return Response.json(error.body ?? { message: error.message }, {
+        status: error.statusCode,
+        headers: error.headers,
+      });
+    },
+  );
 }

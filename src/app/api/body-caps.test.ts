@@ -31,7 +31,7 @@ const BODY_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
 /** Per `${METHOD} ${route folder}`: its cap and the headers a request needs to reach the body. */
 const CASES: Record<string, { path: string; cap: number; headers?: Record<string, string> }> = {
-  "POST auth/[...all]": { path: "/api/auth/update-user", cap: BODY_CAPS.auth },
+  "POST auth/[...all]": { path: "/api/auth/sign-up/email", cap: BODY_CAPS.auth },
   "POST billing/stripe-webhook": {
     path: "/api/billing/stripe-webhook",
     cap: BODY_CAPS.stripeWebhook,

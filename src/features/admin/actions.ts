@@ -14,9 +14,8 @@ import {
   revokeUserSessions,
   setUserRole,
   unbanUser,
-  userEmail,
 } from "@/server/admin-users";
-import { type AuditActor, writeAudit } from "@/server/audit";
+import type { AuditActor } from "@/server/audit";
 import { getAuth } from "@/server/auth";
 import type { Viewer } from "@/server/authz";
 import { getDb } from "@/server/db/client";
@@ -70,7 +69,8 @@ export const deleteUserAction = action(admin, deleteUserSchema, async ({ viewer,
 
 /**
  * Starts impersonating a user: Better Auth's admin plugin swaps the session cookie for a one-hour
- * session of the user and keeps the admin's own session aside for the way back.
+ * session of the user and keeps the admin's own session aside for the way back. The audit rows of
+ * the start and the stop are written by the auth hooks (server/auth/surface.ts), whoever calls them.
  */
 export const impersonateAction = action(admin, userIdSchema, async ({ viewer, input }) => {
   const db = getDb();
@@ -82,14 +82,6 @@ export const impersonateAction = action(admin, userIdSchema, async ({ viewer, in
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : "Could not start impersonating." };
   }
-  await writeAudit(db, actor, {
-    action: "user.impersonate",
-    targetType: "user",
-    targetId: target.target.id,
-    targetLabel: target.target.label,
-    before: null,
-    after: { impersonating: true },
-  });
   return { ok: true, data: undefined, message: `You are now seeing Abacus as ${target.target.label}.` };
 });
 
@@ -98,27 +90,12 @@ export const stopImpersonatingAction = action(
   { kind: "user", allowOnboarding: true },
   userIdSchema.partial(),
   async ({ viewer }) => {
-    const adminId = viewer.impersonatedBy;
-    if (!adminId) return { ok: false, error: "You are not impersonating anyone." };
-    const db = getDb();
-    const auth = getAuth();
+    if (!viewer.impersonatedBy) return { ok: false, error: "You are not impersonating anyone." };
     try {
-      await auth.api.stopImpersonating({ headers: await headers() });
+      await getAuth().api.stopImpersonating({ headers: await headers() });
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : "Could not stop impersonating." };
     }
-    await writeAudit(
-      db,
-      { id: adminId, email: (await userEmail(db, adminId)) ?? "(deleted admin)" },
-      {
-        action: "user.stop-impersonating",
-        targetType: "user",
-        targetId: viewer.user.id,
-        targetLabel: `${viewer.user.name} <${viewer.user.email}>`,
-        before: { impersonating: true },
-        after: { impersonating: false },
-      },
-    );
     return { ok: true, data: undefined, message: "Back to your own account." };
   },
 );

@@ -97,31 +97,27 @@ async function signUpUnconfirmedWithSession(email: string, ip: string) {
 describe("organization takeover paths are closed", () => {
   it("a plain member cannot read pending invitations from Better Auth's endpoints", async () => {
     const org = await organizationWithInvitation("cfo-1@example.com");
-    const asMember = await get(
-      `/organization/list-invitations?organizationId=${org.orgId}`,
-      org.plain.cookie,
-    );
-    expect(asMember.status).toBe(403);
-    expect(await asMember.text()).not.toContain("cfo-1@example.com");
-
-    const full = await get(
-      `/organization/get-full-organization?organizationId=${org.orgId}`,
-      org.plain.cookie,
-    );
-    expect(full.status).toBe(200);
-    const body = (await full.json()) as { invitations: unknown[]; members: unknown[] };
-    expect(body.invitations).toEqual([]);
-    expect(body.members.length).toBe(2);
-
-    // Owners (and admins) still see them.
-    const asOwner = await get(`/organization/list-invitations?organizationId=${org.orgId}`, org.owner.cookie);
-    expect(asOwner.status).toBe(200);
-    expect(await asOwner.text()).toContain("cfo-1@example.com");
-    const ownerFull = await get(
-      `/organization/get-full-organization?organizationId=${org.orgId}`,
-      org.owner.cookie,
-    );
-    expect(((await ownerFull.json()) as { invitations: unknown[] }).invitations).toHaveLength(1);
+    // The product lists invitations on its own pages: Better Auth's endpoints for them are refused
+    // to everyone, over HTTP and from server code alike (surface.ts).
+    for (const cookie of [org.plain.cookie, org.owner.cookie]) {
+      for (const path of ["list-invitations", "get-full-organization"]) {
+        const response = await get(`/organization/${path}?organizationId=${org.orgId}`, cookie);
+        expect(response.status).toBe(404);
+        expect(await response.text()).not.toContain("cfo-1@example.com");
+        const direct = await outcome<unknown>(
+          path === "list-invitations"
+            ? auth.api.listInvitations({
+                headers: client("10.9.0.1", cookie),
+                query: { organizationId: org.orgId },
+              })
+            : auth.api.getFullOrganization({
+                headers: client("10.9.0.1", cookie),
+                query: { organizationId: org.orgId },
+              }),
+        );
+        expect(direct).toMatchObject({ ok: false, status: "NOT_FOUND" });
+      }
+    }
   });
 
   it("signing up with the invited address is not enough: accepting needs the address confirmed", async () => {
@@ -141,7 +137,7 @@ describe("organization takeover paths are closed", () => {
     expect(rows).toEqual([]);
     // Nor can an unconfirmed account list invitations addressed to it.
     const mine = await get("/organization/list-user-invitations", attacker.cookie, "10.9.0.2");
-    expect(mine.status).toBe(403);
+    expect(mine.status).toBe(404);
   });
 
   it("changing one's email to the invited address does nothing until the new mailbox confirms it", async () => {

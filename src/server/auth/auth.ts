@@ -20,11 +20,18 @@ import { accountSecurity, clientOf, clientRefusalHeaders } from "./account-secur
 import { hardenAuthInput } from "./hardening";
 import { enforceInviteLimit } from "./invite-limit";
 import {
+  DEFAULT_MAIL_LIMITS,
+  limitMailPerRecipient,
+  limitMailRequests,
+  type MailLimits,
+} from "./mail-limits";
+import {
   DEFAULT_ORGANIZATIONS_PER_USER,
   keepWithinOrganizationLimit,
   organizationLimit,
 } from "./organization-limit";
 import { passwordHashing } from "./password-hashing";
+import { auditAuthSurface, DISABLED_AUTH_PATHS, guardAuthSurface } from "./surface";
 import { emailConfirmation } from "./verification";
 import { passkeyUserVerification, refuseUnconfirmedSession } from "./verification-rules";
 
@@ -39,6 +46,10 @@ export type AuthConfig = {
   mailer?: Mailer;
   /** Organizations one account may own (ORGANIZATIONS_PER_USER); 5 by default. */
   organizationsPerUser?: number;
+  /** Mail per recipient and requests for mail per client, per hour (MAIL_PER_*_LIMIT). */
+  mailLimits?: MailLimits;
+  /** Password hashes one client may have queued or running (AUTH_HASH_QUEUE_PER_CLIENT). */
+  hashQueuePerClient?: number;
 };
 
 const SIGN_UP_WINDOW_SECONDS = 60 * 60;
@@ -73,7 +84,8 @@ async function limit(db: Db, bucket: string, subject: string, max: number, windo
  * sign-up are limited in PostgreSQL so the limits hold across restarts and instances.
  */
 export function createAuth(db: Db, config: AuthConfig) {
-  const mailer = config.mailer ?? createMailer(db);
+  const mailLimits = config.mailLimits ?? DEFAULT_MAIL_LIMITS;
+  const mailer = limitMailPerRecipient(db, config.mailer ?? createMailer(db), mailLimits);
   const mail = accountMail(db, mailer, config.baseURL, config.secret);
   const ownedLimit = config.organizationsPerUser ?? DEFAULT_ORGANIZATIONS_PER_USER;
   return betterAuth({
@@ -84,11 +96,13 @@ export function createAuth(db: Db, config: AuthConfig) {
     database: drizzleAdapter(db, { provider: "pg", schema }),
     telemetry: { enabled: false },
     rateLimit: { enabled: false },
+    // Only what the product serves over HTTP (the rest: 404; surface.ts says which and why).
+    disabledPaths: DISABLED_AUTH_PATHS,
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 10,
       maxPasswordLength: 128,
-      password: passwordHashing,
+      password: passwordHashing(config.hashQueuePerClient),
       // Sign-up answers the same whether or not the address has an account (./verification.ts).
       autoSignIn: false,
       // No session until the address is confirmed (the code or link of ./verification.ts).
@@ -129,7 +143,9 @@ export function createAuth(db: Db, config: AuthConfig) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        await guardAuthSurface(db, ctx); // unused endpoints, impersonation rules (surface.ts)
         hardenAuthInput(ctx); // the forms' zod rules on every endpoint that writes user/org data
+        await limitMailRequests(db, ctx, mailLimits); // requests for mail, per client
         await enforceInviteLimit(db, ctx); // the plan's member cap at invite time, as the app's action
         const body = (ctx.body ?? {}) as {
           name?: unknown;
@@ -151,6 +167,9 @@ export function createAuth(db: Db, config: AuthConfig) {
           const problem = passwordProblem(candidate, known);
           if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "WEAK_PASSWORD" });
         }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        await auditAuthSurface(db, ctx); // audit rows of Better Auth's admin endpoints we use
       }),
     },
     databaseHooks: {

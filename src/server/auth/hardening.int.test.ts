@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDGE_ANONYMOUS_HEADER } from "@/core/http/edge-contract.mjs";
+import { callServerSide } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { member, organization, passkey, user } from "../db/schema";
 import { createAuth } from "./auth";
-import { AUTH_BODY_LIMIT_BYTES, handleAuthHttp, withoutTokens } from "./hardening";
+import { AUTH_BODY_LIMIT_BYTES, handleAuthHttp, toApiErrorShape, withoutTokens } from "./hardening";
 
 // Issue 14: `/api/auth/*` stored a 60,000,000-character name, a 20 KB organization name and the slug
 // `Weird Slug/<x>`, and answered session tokens to scripts. These go through the same handler as the
@@ -42,6 +43,21 @@ const http = (path: string, init: { body?: string | Uint8Array; cookie?: string;
     }),
     (request) => auth.handler(request),
   );
+/**
+ * The endpoints served only to our server actions (404 at /api/auth), called as those actions call
+ * them: the same hooks apply.
+ */
+const server = async (path: string, init: { body?: string; cookie?: string } = {}) =>
+  toApiErrorShape(
+    await callServerSide(auth, path, {
+      body: init.body,
+      headers: new Headers({
+        origin,
+        "x-forwarded-for": "10.1.0.1",
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+      }),
+    }),
+  );
 const json = (value: unknown) => JSON.stringify(value);
 const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
 
@@ -64,20 +80,22 @@ async function signUp(email: string) {
 
 describe("the body cap on /api/auth/*", () => {
   it("refuses a body over the cap with 413 in the API's error shape, before Better Auth parses it", async () => {
-    const { cookie } = await signUp("cap@example.com");
-    const body = json({ name: "x".repeat(AUTH_BODY_LIMIT_BYTES) });
-    const response = await http("/update-user", { body, cookie });
+    const body = json({
+      name: "x".repeat(AUTH_BODY_LIMIT_BYTES),
+      email: "cap@example.com",
+      password: "a-long-unusual-passphrase",
+    });
+    const response = await http("/sign-up/email", { body });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "payload_too_large" } });
-    const [row] = await t.db.select({ name: user.name }).from(user).where(eq(user.email, "cap@example.com"));
-    expect(row?.name).toBe("Hardened User");
+    expect(await t.db.select().from(user).where(eq(user.email, "cap@example.com"))).toHaveLength(0);
   });
 });
 
 describe("the forms' rules on Better Auth endpoints", () => {
   it("refuses a name longer than the form allows on update-user and sign-up", async () => {
     const { cookie } = await signUp("rules@example.com");
-    const update = await http("/update-user", { body: json({ name: "n".repeat(101) }), cookie });
+    const update = await server("/update-user", { body: json({ name: "n".repeat(101) }), cookie });
     expect(update.status).toBe(400);
     expect(await update.json()).toMatchObject({ error: { code: "invalid_input" } });
     const signUpLong = await http("/sign-up/email", {
@@ -93,7 +111,7 @@ describe("the forms' rules on Better Auth endpoints", () => {
 
   it("normalises what the form would (trimmed name)", async () => {
     const { cookie } = await signUp("trim@example.com");
-    expect((await http("/update-user", { body: json({ name: "  Ada  " }), cookie })).status).toBe(200);
+    expect((await server("/update-user", { body: json({ name: "  Ada  " }), cookie })).status).toBe(200);
     const [row] = await t.db.select({ name: user.name }).from(user).where(eq(user.email, "trim@example.com"));
     expect(row?.name).toBe("Ada");
   });
@@ -105,23 +123,23 @@ describe("the forms' rules on Better Auth endpoints", () => {
       { name: "Fine Name", slug: "Weird Slug/<x>" },
       { name: "Fine Name", slug: "x".repeat(49) },
     ]) {
-      const response = await http("/organization/create", { body: json(body), cookie });
+      const response = await server("/organization/create", { body: json(body), cookie });
       expect(response.status, JSON.stringify(body).slice(0, 60)).toBe(400);
     }
     expect(await t.db.select().from(organization)).toHaveLength(0);
-    const ok = await http("/organization/create", {
+    const ok = await server("/organization/create", {
       body: json({ name: "Acme Finance", slug: "acme-finance" }),
       cookie,
     });
     expect(ok.status).toBe(200);
     const [org] = await t.db.select().from(organization);
     expect(org).toMatchObject({ name: "Acme Finance", slug: "acme-finance" });
-    const rename = await http("/organization/update", {
+    const rename = await server("/organization/update", {
       body: json({ organizationId: org?.id, data: { slug: "Bad Slug!" } }),
       cookie,
     });
     expect(rename.status).toBe(400);
-    const invite = await http("/organization/invite-member", {
+    const invite = await server("/organization/invite-member", {
       body: json({ organizationId: org?.id, email: "not-an-email", role: "member" }),
       cookie,
     });
@@ -145,28 +163,22 @@ describe("the forms' rules on Better Auth endpoints", () => {
       deviceType: "singleDevice",
       backedUp: false,
     });
-    const long = await http("/passkey/update-passkey", {
-      body: json({ id: "pk-hardening", name: "n".repeat(20_000) }),
-      cookie,
-    });
-    expect(long.status).toBe(400);
-    expect(await long.json()).toMatchObject({ error: { code: "invalid_input" } });
     const stored = async () =>
       (await t.db.select({ name: passkey.name }).from(passkey).where(eq(passkey.id, "pk-hardening")))[0]
         ?.name;
-    expect(await stored()).toBe("Laptop");
-    const registration = await http("/passkey/verify-registration", {
+    const registration = await server("/passkey/verify-registration", {
       body: json({ response: {}, name: "n".repeat(61) }),
       cookie,
     });
     expect(registration.status).toBe(400);
     expect(await registration.json()).toMatchObject({ error: { code: "invalid_input" } });
-    const ok = await http("/passkey/update-passkey", {
-      body: json({ id: "pk-hardening", name: "  Phone  " }),
+    // Renaming is not a feature of the product: Better Auth's endpoint for it is refused.
+    const rename = await server("/passkey/update-passkey", {
+      body: json({ id: "pk-hardening", name: "Phone" }),
       cookie,
     });
-    expect(ok.status).toBe(200);
-    expect(await stored()).toBe("Phone");
+    expect(rename.status).toBe(404);
+    expect(await stored()).toBe("Laptop");
   });
 
   it("applies to auth.api calls from server code too", async () => {
@@ -179,7 +191,7 @@ describe("the forms' rules on Better Auth endpoints", () => {
 });
 
 describe("session tokens", () => {
-  it("are not in the bodies of sign-up, sign-in, get-session and list-sessions", async () => {
+  it("are not in the bodies of sign-up, sign-in and get-session", async () => {
     const { response: signUpResponse, cookie } = await signUp("tokens@example.com");
     expect(JSON.stringify(await signUpResponse.json())).not.toMatch(/"token"/);
     const signIn = await http("/sign-in/email", {
@@ -192,10 +204,6 @@ describe("session tokens", () => {
     const sessionBody = (await session.json()) as { session?: Record<string, unknown> };
     expect(sessionBody.session?.id).toBeTruthy();
     expect(sessionBody.session).not.toHaveProperty("token");
-    const list = await http("/list-sessions", { cookie });
-    const sessions = (await list.json()) as Record<string, unknown>[];
-    expect(sessions.length).toBeGreaterThan(0);
-    for (const s of sessions) expect(s).not.toHaveProperty("token");
   });
 
   it("a session read without credentials is Better Auth's own null, marked for the edge to repeat", async () => {

@@ -13,6 +13,7 @@ import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { anonymousAnswer, apiError, serviceUnavailable } from "../api";
 import { isOutage } from "../health";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
+import { isServedOverHttp } from "./surface";
 
 /**
  * Hardening of Better Auth's HTTP surface (issue 14), kept apart from the configuration in auth.ts:
@@ -192,11 +193,15 @@ export async function toApiErrorShape(response: Response): Promise<Response> {
   return shaped;
 }
 
-/** The catch-all route's handler: cap, let Better Auth answer, strip tokens, shape errors. */
+/**
+ * The catch-all route's handler: only the endpoints served over HTTP (surface.ts), cap, let Better
+ * Auth answer, strip tokens, shape errors.
+ */
 export async function handleAuthHttp(
   request: Request,
   handler: (request: Request) => Promise<Response>,
 ): Promise<Response> {
+  if (!isServedOverHttp(new URL(request.url).pathname)) return apiError(404, "not_found", "Not found.");
   const capped = await capAuthRequest(request);
   if (capped instanceof Response) return capped;
   const response = await toApiErrorShape(await stripSessionTokens(await handler(capped)));

@@ -38,6 +38,8 @@ export function getAuth(): Auth {
     signInLimit: env.AUTH_SIGN_IN_LIMIT,
     signUpLimit: env.AUTH_SIGN_UP_LIMIT,
     organizationsPerUser: env.ORGANIZATIONS_PER_USER,
+    hashQueuePerClient: env.AUTH_HASH_QUEUE_PER_CLIENT,
+    mailLimits: { perRecipient: env.MAIL_PER_RECIPIENT_LIMIT, perClient: env.MAIL_PER_CLIENT_LIMIT },
     mailer: getMailer(),
   });
   return holder.__abacusAuth;

@@ -1,13 +1,15 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callServerSide } from "../../../tests/support/auth";
 import { activeSubscription, createTestDatabase } from "../../../tests/support/db";
 import { invitation, subscriptions, user } from "../db/schema";
 import { createAuth } from "./auth";
-import { handleAuthHttp } from "./hardening";
+import { handleAuthHttp, toApiErrorShape } from "./hardening";
 
 // Issue 14: Better Auth's own `POST /api/auth/organization/invite-member` was not capped by the
 // organization's plan at invite time (only at acceptance), while the app's invite action counts
-// members and pending invitations. Through the same handler as the catch-all route.
+// members and pending invitations. The endpoint is now served only to the app's actions (HTTP: 404),
+// and the cap holds for those calls too.
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let auth: ReturnType<typeof createAuth>;
 const origin = "http://localhost:3997";
@@ -27,20 +29,28 @@ afterAll(async () => {
   await t.drop();
 });
 
-const post = (path: string, body: unknown, cookie?: string) =>
-  handleAuthHttp(
-    new Request(`${origin}/api/auth${path}`, {
-      method: "POST",
-      headers: {
-        origin,
-        "content-type": "application/json",
-        "x-forwarded-for": "10.2.0.1",
-        ...(cookie ? { cookie } : {}),
-      },
-      body: JSON.stringify(body),
-    }),
-    (request) => auth.handler(request),
-  );
+/** Over HTTP for sign-up and sign-in; the organization endpoints as the app's actions call them. */
+const post = async (path: string, body: unknown, cookie?: string) =>
+  path.startsWith("/organization/")
+    ? toApiErrorShape(
+        await callServerSide(auth, path, {
+          body,
+          headers: new Headers({ origin, "x-forwarded-for": "10.2.0.1", ...(cookie ? { cookie } : {}) }),
+        }),
+      )
+    : handleAuthHttp(
+        new Request(`${origin}/api/auth${path}`, {
+          method: "POST",
+          headers: {
+            origin,
+            "content-type": "application/json",
+            "x-forwarded-for": "10.2.0.1",
+            ...(cookie ? { cookie } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+        (request) => auth.handler(request),
+      );
 
 async function signedIn(email: string) {
   const password = "a-long-unusual-passphrase";
