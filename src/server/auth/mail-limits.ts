@@ -40,6 +40,7 @@ export const MAIL_BUCKETS = {
 export const MAIL_REQUEST_PATHS: ReadonlySet<string> = new Set([
   "/request-password-reset",
   "/send-verification-email",
+  "/email-confirmation/resend",
   "/change-email",
   "/organization/invite-member",
 ]);

@@ -63,6 +63,10 @@ export const AUTH_SURFACE: Record<string, Entry> = {
   "/request-password-reset": action("mail-limits"),
   "/reset-password": action("mailed-token", "password-policy", "hash-fairness"),
   "/send-verification-email": action("mail-limits"),
+  // The sign-up confirmation screen: the typed code, the link's button, "send a new code".
+  "/email-confirmation/code": action("mailed-token"),
+  "/email-confirmation/link": action("mailed-token"),
+  "/email-confirmation/resend": action("mail-limits"),
   "/two-factor/verify-totp": action("own-session"),
   "/two-factor/verify-backup-code": action("own-session"),
   "/passkey/generate-authenticate-options": action(),
