@@ -9,10 +9,11 @@ import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { signInAction } from "./actions";
 
-export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
+/** `email`: the address an invitation was sent to, filled in. */
+export function SignInForm({ redirectUrl, email }: { redirectUrl?: string; email?: string }) {
   const router = useRouter();
   const form = useActionForm(
-    { email: "", password: "" },
+    { email: email ?? "", password: "" },
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",

@@ -36,7 +36,7 @@ export default async function SignUpPage({
         <>
           Already have an account?{" "}
           <Link
-            href={`/sign-in${keep}`}
+            href={`/sign-in${keep}${invitation ? "&have_account=1" : ""}`}
             className="font-medium text-primary underline-offset-4 hover:underline"
           >
             Sign in
@@ -44,7 +44,7 @@ export default async function SignUpPage({
         </>
       }
     >
-      <SignUpForm redirectUrl={target} />
+      <SignUpForm redirectUrl={target} email={invitation?.email} />
     </AuthCard>
   );
 }
