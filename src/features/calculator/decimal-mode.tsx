@@ -414,7 +414,15 @@ function ResultView({
               {result.exact ? "=" : "≈"}
             </span>
             <span data-testid="result-value" className="min-w-0 break-all tabular">
-              {result.display}
+              {result.money ? (
+                <>
+                  {result.money.amount}
+                  {/* a long amount wraps between digits, never inside its currency code */}
+                  <span className="whitespace-nowrap"> {result.money.currency}</span>
+                </>
+              ) : (
+                result.display
+              )}
             </span>
           </p>
           <Exactness result={result} />
