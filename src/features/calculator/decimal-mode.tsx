@@ -416,9 +416,9 @@ function ResultView({
             <span data-testid="result-value" className="min-w-0 break-all tabular">
               {result.money ? (
                 <>
-                  {result.money.amount}
-                  {/* a long amount wraps between digits, never inside its currency code */}
-                  <span className="whitespace-nowrap"> {result.money.currency}</span>
+                  {result.money.amount}{" "}
+                  {/* a long amount wraps between digits or before its code, never inside the code */}
+                  <span className="whitespace-nowrap">{result.money.currency}</span>
                 </>
               ) : (
                 result.display
@@ -432,9 +432,8 @@ function ResultView({
               {/* on its own line, so a long value wraps only where the line ends */}
               <span data-testid="result-exact" className="break-all font-mono tabular text-foreground">
                 {result.fullExact ? "" : "≈ "}
-                {result.full}
-                {/* the code never splits from its amount's last digits */}
-                <span className="whitespace-nowrap"> {result.money.currency}</span>
+                {result.full} {/* the line may break before the code, never inside it */}
+                <span className="whitespace-nowrap">{result.money.currency}</span>
               </span>
             </p>
           ) : null}
