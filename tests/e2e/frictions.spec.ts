@@ -88,8 +88,8 @@ async function searchWithoutReload(page: Page, label: string, text: string, para
     (window as unknown as { stillHere: boolean }).stillHere = true;
   });
   const box = page.getByLabel(label);
-  await box.scrollIntoViewIfNeeded();
-  await page.mouse.wheel(0, 120);
+  // Scrolled down so that the box sits near the top: a reload would put the page back at 0.
+  await box.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 80));
   const scrolled = await page.evaluate(() => window.scrollY);
   expect(scrolled).toBeGreaterThan(0);
   await box.fill(text);
