@@ -196,7 +196,9 @@ async function main() {
       );
       // Team: the demo organization already has Pro
       await page.goto("/checkout?plan=team&interval=monthly&currency=EUR");
-      await page.getByLabel("Country").selectOption("DE");
+      await page.getByLabel("Country").click();
+      await page.getByRole("combobox", { name: "Search countries" }).fill("Germany");
+      await page.getByRole("option", { name: "Germany", exact: true }).click();
       await page.getByLabel("Card number").fill("4242424242424242");
       await page.getByLabel("Expiry (MM/YY)").fill("12/30");
       await page.getByLabel("Security code").fill("123");

@@ -59,7 +59,9 @@ async function receiptUrl() {
   const page = await context.newPage();
   await page.goto(`${base}/checkout?plan=pro&interval=yearly&currency=EUR`);
   await page.getByLabel("Name on the receipt").fill("Demo Company");
-  await page.getByLabel("Country").selectOption({ label: "Germany" });
+  await page.getByLabel("Country").click();
+  await page.getByRole("combobox", { name: "Search countries" }).fill("Germany");
+  await page.getByRole("option", { name: "Germany" }).click();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM/YY)").fill("12/30");
   await page.getByLabel("Security code").fill("123");
@@ -86,12 +88,14 @@ const shots = [
       // From the page title to the end of the result: the part that tells what the product does.
       const top = await page.locator("main h1").boundingBox();
       const result = await page.getByRole("region", { name: "Result" }).boundingBox();
-      const left = Math.max(0, top.x - 24);
+      const width = page.viewportSize().width;
+      const margin = width < 640 ? 8 : 24;
+      const left = Math.max(0, top.x - margin);
       return {
         x: left,
-        y: Math.max(0, top.y - 24),
-        width: Math.min(1100 - 2 * left, 1100),
-        height: result.y + result.height + 24 - Math.max(0, top.y - 24),
+        y: Math.max(0, top.y - margin),
+        width: Math.min(width - 2 * left, width),
+        height: result.y + result.height + margin - Math.max(0, top.y - margin),
       };
     },
   },
@@ -104,16 +108,26 @@ const shots = [
     async prepare(page) {
       await page.getByTestId("receipt-total").waitFor();
       const doc = await page.locator("main > div").first().boundingBox();
+      if (page.viewportSize().width < 640) {
+        // On a phone: the receipt down to its total, at a size that can be read.
+        const total = await page.getByTestId("receipt-total").boundingBox();
+        return { x: doc.x, y: doc.y, width: doc.width, height: total.y + total.height + 16 - doc.y };
+      }
       return { x: doc.x, y: doc.y, width: doc.width, height: Math.min(doc.height, 1000) };
     },
   },
 ];
+// Phones get their own pictures: the desktop ones shrunk to 330 px have text too small to read.
+// The same screens at a phone's width, taken at twice the pixels so they are sharp on its screen.
+for (const shot of [...shots]) {
+  shots.push({ ...shot, name: `${shot.name}-phone`, viewport: { width: 390, height: 844 }, scale: 2 });
+}
 
 const receipt = await receiptUrl();
 const sizes = {};
 for (const shot of shots) {
   for (const scheme of ["light", "dark"]) {
-    const options = { viewport: shot.viewport, colorScheme: scheme, deviceScaleFactor: 1 };
+    const options = { viewport: shot.viewport, colorScheme: scheme, deviceScaleFactor: shot.scale ?? 1 };
     const context = shot.signedIn ? await signedInContext(options) : await browser.newContext(options);
     const page = await context.newPage();
     await page.goto(shot.url ? shot.url() : receipt, { waitUntil: "networkidle" });
@@ -128,7 +142,12 @@ for (const shot of shots) {
     const webp = await toWebp(page, png);
     const file = path.join(outDir, `${shot.name}-${scheme}.webp`);
     writeFileSync(file, webp);
-    sizes[shot.name] = { width: Math.round(clip.width), height: Math.round(clip.height), alt: shot.alt };
+    // CSS pixels: a picture taken at twice the pixels is drawn at this size.
+    const size = { width: Math.round(clip.width), height: Math.round(clip.height) };
+    const [kind, phone] = shot.name.split("-");
+    if (phone) sizes[kind] = { ...sizes[kind], phone: size };
+    else
+      sizes[kind] = { ...size, alt: shot.alt, ...(sizes[kind]?.phone ? { phone: sizes[kind].phone } : {}) };
     console.log(
       `${file}: ${Math.round(clip.width)}×${Math.round(clip.height)}, ${(webp.length / 1024).toFixed(1)} KB`,
     );

@@ -112,8 +112,8 @@ test("create an API key, call the API with it, see usage move, revoke it", async
   await expect.poll(() => usedCount(page)).toBe(before + 4);
   await expect(page.getByTestId("api-key-row").first()).not.toContainText("Never");
 
-  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByTestId("api-key-row").first().getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByText(/revoked\./)).toBeVisible();
   const refused = await api.post("/api/v1/calculate", {
     data: { expression: "1" },

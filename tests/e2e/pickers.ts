@@ -23,3 +23,15 @@ export async function chooseCurrency(trigger: Locator, code: string, search: str
   await page.getByRole("option", { name: new RegExp(`^${code}\\b`) }).click();
   await expect(page.getByRole("listbox")).toHaveCount(0);
 }
+
+/**
+ * A country `Combobox` (checkout): opens it, types the country's name into its search box and picks
+ * it. The closed control then shows the name.
+ */
+export async function chooseCountry(trigger: Locator, name: string) {
+  const page = trigger.page();
+  await trigger.click();
+  await page.getByRole("combobox", { name: "Search countries" }).fill(name);
+  await page.getByRole("option", { name, exact: true }).click();
+  await expect(trigger).toHaveText(name);
+}

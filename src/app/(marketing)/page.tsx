@@ -1,10 +1,10 @@
-import Decimal from "decimal.js";
 import { Calculator, Coins, KeyRound, ReceiptText } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { evaluate } from "@/core/decimal";
 import { MiniCalculator } from "@/features/home/mini-calculator";
-import { miniCompute } from "@/features/home/mini-compute";
+import { toMiniResult } from "@/features/home/mini-compute";
 import { ProductShot } from "@/features/home/product-shot";
 
 export const metadata: Metadata = {
@@ -57,7 +57,7 @@ export default function HomePage() {
             </Button>
           </div>
         </div>
-        <MiniCalculator initial="0.1 + 0.2" initialResult={miniCompute(Decimal, "0.1 + 0.2")} />
+        <MiniCalculator initial="0.1 + 0.2" initialResult={toMiniResult(evaluate("0.1 + 0.2"))} />
       </section>
       <section aria-labelledby="features-heading" className="border-t border-border bg-muted/40">
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6">

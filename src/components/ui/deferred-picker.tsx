@@ -61,8 +61,11 @@ export function useDeferredPicker(load: () => Promise<unknown>, options: { typea
   return { wake, rouse, standInProps };
 }
 
-/** The trigger's look, shared by the stand-in and the real control so nothing shifts when they swap. */
-export const pickerTriggerClass = "flex h-10 items-center justify-between gap-2 text-left";
+/**
+ * The trigger's look, shared by the stand-in and the real control so nothing shifts when they swap.
+ * `min-w-0`: a long choice is truncated instead of widening its grid column past a phone's screen.
+ */
+export const pickerTriggerClass = "flex h-10 min-w-0 items-center justify-between gap-2 text-left";
 
 /** Props of `SimpleSelect` (./select), shared with its Radix half. */
 export type SimpleSelectProps<T extends string> = {
@@ -81,6 +84,8 @@ export type SimpleSelectProps<T extends string> = {
   className?: string;
   "aria-invalid"?: boolean;
   "aria-describedby"?: string;
+  /** A name for a select without a `<label for>` (a row's control whose column says what it is). */
+  "aria-label"?: string;
 };
 
 /** Props of `Combobox` (./combobox), shared with its Radix half. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronDown } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { cn } from "@/lib/utils";
 import { nextByLetter } from "./combobox-rank";
 import { pickerTriggerClass, type SimpleSelectProps, useDeferredPicker } from "./deferred-picker";
@@ -92,5 +92,31 @@ export function SimpleSelect<T extends string>(props: SimpleSelectProps<T>) {
         standIn
       )}
     </Suspense>
+  );
+}
+
+/** Radix refuses an item whose value is "": a "none" choice ("Any") is kept under this value. */
+const NONE = "\u0000none";
+
+/**
+ * A `SimpleSelect` inside a plain form (filters of a GET form): it keeps its own value, starting at
+ * `defaultValue`, and posts it under `name`. An option whose value is "" (such as "Any") posts "".
+ */
+export function FormSelect({
+  defaultValue,
+  name,
+  options,
+  ...props
+}: Omit<SimpleSelectProps<string>, "value" | "onValueChange" | "name"> & {
+  defaultValue: string;
+  name: string;
+}) {
+  const [value, setValue] = useState(defaultValue === "" ? NONE : defaultValue);
+  const choices = options.map((o) => (o.value === "" ? { ...o, value: NONE } : o));
+  return (
+    <>
+      <SimpleSelect {...props} value={value} onValueChange={setValue} options={choices} />
+      <input type="hidden" name={name} value={value === NONE ? "" : value} />
+    </>
   );
 }

@@ -168,12 +168,21 @@ describe("money", () => {
     expect(r.ok && r.full).toBe("3.3333333333333333333");
     expect(r.ok && r.exact).toBe(false);
     expect(r.ok && r.money).toEqual({ amount: "3.33", currency: "USD" });
-    expect(r.ok && r.value).toEqual({
-      kind: "money",
-      value: "3.3333333333333333333",
-      currency: "USD",
-      fraction: "10/3",
-    });
+    // the value (`ans`, variables) is the amount shown, rounded to minor units
+    expect(r.ok && r.value).toEqual({ kind: "money", value: "3.33", currency: "USD" });
+  });
+
+  it("continues from the amount shown: ans after a money result is the rounded amount", () => {
+    const r = evaluate("1 EUR in JPY", { rates });
+    expect(r.ok && r.display).toBe("181 JPY"); // 181.42 JPY, rounded to yen
+    const ans = r.ok ? r.value : null;
+    expect(ans).toEqual({ kind: "money", value: "181", currency: "JPY" });
+    expect(ok("ans * 2", { ans, rates })).toBe("362 JPY"); // not 363 (2 × 181.42 = 362.84)
+    const vars = evaluate("price = 1 EUR in JPY", { rates });
+    expect(vars.ok && vars.variables.price).toEqual({ kind: "money", value: "181", currency: "JPY" });
+    const big = evaluate("2^100 USD / 3");
+    expect(big.ok && big.money?.amount).toBe("422550200076076467165567735125.33");
+    expect(big.ok && ok("ans * 3", { ans: big.value })).toBe("1267650600228229401496703205375.99 USD");
   });
 
   it("converts with in/to at the lowest precedence", () => {
@@ -295,6 +304,17 @@ describe("options and bounds", () => {
     expect(ok("12345.6", { notation: "scientific" })).toBe("1.23456e+4");
     expect(ok("10 ^ 1500")).toBe("1e+1500");
     expect(ok("10 ^ 30")).toBe(`1${"0".repeat(30)}`);
+    // exact: every zero is a digit of the value
+    expect(ok("2 ^ 100", { precision: 40 })).toBe("1267650600228229401496703205376");
+    // rounded to fewer digits than the integer has: plain notation would invent the rest as zeros
+    expect(ok("2 ^ 1000")).toBe("1.0715086071862673209e+301");
+    expect(ok("2 ^ 100")).toBe("1.2676506002282294015e+30");
+    expect(ok("2 ^ 1000", { precision: 302 })).toMatch(/^10715086\d{294}$/);
+    expect(ok("12345678901234567890.4")).toBe("12345678901234567890");
+    expect(ok("exp(100)")).toBe("2.6881171418161354484e+43");
+    expect(ok("2^100 USD")).toBe("1267650600228229401496703205376.00 USD");
+    const money = evaluate("2^100 USD / 3");
+    expect(money.ok && money.full).toBe("4.2255020007607646717e+29");
     expect(formatResult({ kind: "number", value: "12345.6" }, { notation: "scientific" })?.display).toBe(
       "1.23456e+4",
     );

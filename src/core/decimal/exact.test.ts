@@ -148,9 +148,10 @@ describe("the issue's examples", () => {
     const r = ok("10 USD / 3");
     expect(r.money).toEqual({ amount: "3.33", currency: "USD" });
     expect(r.exact).toBe(false);
-    expect(r.value.fraction).toBe("10/3");
-    // ans keeps the exact fraction: (10/3) × 3 = 10 exactly
-    expect(ok("ans * 3", { ans: r.value }).display).toBe("10.00 USD");
+    // within one program the amount stays exact; `ans` is the amount that was shown (3.33 USD)
+    expect(ok("x = 10 USD / 3\nx * 3").display).toBe("10.00 USD");
+    expect(r.value).toEqual({ kind: "money", value: "3.33", currency: "USD" });
+    expect(ok("ans * 3", { ans: r.value }).display).toBe("9.99 USD");
   });
 });
 

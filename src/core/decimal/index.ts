@@ -72,7 +72,8 @@ export type Value =
   | { readonly kind: "number"; readonly value: string; readonly fraction?: string }
   | { readonly kind: "money"; readonly value: string; readonly currency: string; readonly fraction?: string };
 // `value` is the result rounded to the precision (a decimal string); `fraction` ("1/3"), when present, is
-// the exact rational value, so that `ans` and variables stay exact from one evaluation to the next.
+// the exact rational value, so that `ans` and variables stay exact from one evaluation to the next. Money
+// is the exception: its `value` is the amount as shown, rounded to the currency's minor units.
 
 export interface EvaluateOptions {
   /** Significant digits, a whole number from 1 to 1000; default 20. */
@@ -394,6 +395,18 @@ function show(
   return present(x, full, notation, rounding, precision, budget, where);
 }
 
+/**
+ * A rounded result in the chosen notation. Plain notation writes a number of more digits than the
+ * precision with zeros after the significant ones; when the value was rounded, those zeros are not
+ * its digits (2^1000 to 20 digits would end in 282 invented zeros), so such a result is written in
+ * scientific notation instead.
+ */
+function shownDecimal(r: Rounded, notation: Notation, precision: number): string {
+  if (notation === "plain" && !r.exact && !r.d.isZero() && r.d.e >= precision)
+    return formatDecimal(r.d, "scientific");
+  return formatDecimal(r.d, notation);
+}
+
 function fractionOf(x: N.Num): string | undefined {
   if (!N.isQ(x) || x.d === 1n || Math.abs(x.e) > 1_000 || R.bitLength(x.n) + R.bitLength(x.d) > 6_000)
     return undefined;
@@ -411,24 +424,26 @@ function present(
   budget: Budget,
   where: { pos: number; len: number },
 ): Shown {
-  const text = formatDecimal(full.d, notation);
+  const text = shownDecimal(full, notation, precision);
   const plain =
     notation === "plain" && text.length < 2_000 ? text : full.d.isZero() ? "0" : full.d.toString();
   const fraction = full.exact ? undefined : fractionOf(x.v);
-  const value: Value =
-    x.c === null
-      ? { kind: "number", value: plain, ...(fraction ? { fraction } : {}) }
-      : { kind: "money", value: plain, currency: x.c, ...(fraction ? { fraction } : {}) };
   const rep = N.isQ(x.v) && !full.exact ? R.repetend(x.v) : undefined;
   const extra = {
     ...(rep ? { repeating: rep } : {}),
     ...(full.bound ? { bound: full.bound } : {}),
   };
-  if (x.c === null)
+  if (x.c === null) {
+    const value: Value = { kind: "number", value: plain, ...(fraction ? { fraction } : {}) };
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
+  }
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
   const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where);
   const amount = formatFixed(m.d, minor);
+  // An amount of money is what was shown: `ans` and variables carry the amount rounded to minor
+  // units (26961 JPY, not 26960.87…), so that a calculation continued from it goes on from the
+  // figure the person saw.
+  const value: Value = { kind: "money", value: amount, currency: x.c };
   return {
     value,
     display: `${amount} ${x.c}`,

@@ -7,6 +7,7 @@ import {
   type OnboardingStep,
   previousStep,
   stepNumber,
+  stepsFor,
 } from "./steps";
 
 describe("onboarding steps", () => {
@@ -18,6 +19,17 @@ describe("onboarding steps", () => {
       seen.push(step);
     }
     expect(seen).toEqual(["profile", "organization", "preferences", "plan", "done"]);
+  });
+
+  it("a member who joined an organization skips the steps only managers act on", () => {
+    expect(stepsFor("member")).toEqual(["profile", "organization"]);
+    expect(stepsFor("admin")).toEqual(ONBOARDING_STEPS);
+    expect(stepsFor(null)).toEqual(ONBOARDING_STEPS);
+    expect(afterCompleting("organization", "organization", "member")).toBe("done");
+    expect(afterCompleting("organization", "organization", "owner")).toBe("preferences");
+    // a member left on a manager's step (joined before this rule) finishes from it
+    expect(afterCompleting("preferences", "preferences", "member")).toBe("done");
+    expect(afterCompleting("profile", "profile", "member")).toBe("organization");
   });
 
   it("goes back one step at a time and not before the first", () => {

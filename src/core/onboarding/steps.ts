@@ -1,3 +1,5 @@
+import { MANAGER_ROLES, type MemberRole } from "../auth/roles";
+
 /**
  * The onboarding flow as a small state machine. The user's current step is stored on the server;
  * finishing a step moves forward one, Back moves to the previous step, and no step can be skipped.
@@ -14,16 +16,34 @@ export const STEP_TITLES: Record<(typeof ONBOARDING_STEPS)[number], string> = {
   plan: "Choose a plan",
 };
 
+/**
+ * Steps only an organization's owners and admins act on. A plain member's would be read-only (the
+ * organization's defaults and plan are theirs to see, not to set), so members skip them.
+ */
+export const MANAGER_ONLY_STEPS: readonly OnboardingStepName[] = ["preferences", "plan"];
+
+/** The steps a person goes through, given their role in the organization they are in (if any yet). */
+export function stepsFor(role: MemberRole | null): readonly OnboardingStepName[] {
+  return role === null || MANAGER_ROLES.includes(role)
+    ? ONBOARDING_STEPS
+    : ONBOARDING_STEPS.filter((s) => !MANAGER_ONLY_STEPS.includes(s));
+}
+
 export function stepNumber(step: OnboardingStep): number {
   return step === "done" ? ONBOARDING_STEPS.length + 1 : ONBOARDING_STEPS.indexOf(step) + 1;
 }
 
-/** The step after finishing `completed`, given where the user is now (never moves backwards). */
+/**
+ * The step after finishing `completed`, given where the user is now (never moves backwards) and
+ * their role in their organization (a member skips the steps only managers act on).
+ */
 export function afterCompleting(
   current: OnboardingStep,
   completed: (typeof ONBOARDING_STEPS)[number],
+  role: MemberRole | null = null,
 ): OnboardingStep {
-  const next: OnboardingStep = ONBOARDING_STEPS[ONBOARDING_STEPS.indexOf(completed) + 1] ?? "done";
+  const steps = stepsFor(role);
+  const next: OnboardingStep = steps.find((s) => stepNumber(s) > stepNumber(completed)) ?? "done";
   return stepNumber(next) > stepNumber(current) ? next : current;
 }
 

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
@@ -49,9 +50,9 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
 export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: boolean }) {
   const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
+  const [asking, setAsking] = useState<ApiKeyView | null>(null);
 
   async function revoke(key: ApiKeyView) {
-    if (!window.confirm(`Revoke “${key.name}” (${key.prefix}…)? Calls with it are refused at once.`)) return;
     const result = await callAction(() => revokeApiKeyAction({ id: key.id }));
     if (!result) return;
     if (!result.ok) return notify.error(result.error);
@@ -61,6 +62,24 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
 
   return (
     <div className="grid gap-4">
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title={`Revoke “${asking?.name ?? ""}”?`}
+        description={
+          <>
+            Calls with the key <span className="font-mono">{asking?.prefix}…</span> are refused at once. This
+            cannot be undone: a service that used it needs a new key.
+          </>
+        }
+        confirmLabel="Revoke key"
+        destructive
+        onConfirm={() => {
+          if (asking) void revoke(asking);
+        }}
+      />
       {secret ? (
         <div role="status" className="grid gap-2 rounded-md border border-primary/50 bg-primary/5 p-3">
           <p className="text-sm font-medium">
@@ -141,8 +160,8 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
                     {key.lastUsedAt ?? "Never"}
                   </td>
                   {canManage ? (
-                    <td className="py-2 pl-1 text-right">
-                      <Button type="button" variant="outline" size="sm" onClick={() => void revoke(key)}>
+                    <td className="py-2 pr-4 pl-1 text-right sm:pr-0">
+                      <Button type="button" variant="outline" size="sm" onClick={() => setAsking(key)}>
                         Revoke
                       </Button>
                     </td>

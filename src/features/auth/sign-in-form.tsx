@@ -12,10 +12,11 @@ import { signInAction } from "./actions";
 
 const awaitsConfirmation = (path: string) => path.startsWith("/sign-up/confirm");
 
-export function SignInForm({ redirectUrl }: { redirectUrl?: string }) {
+/** `email`: the address an invitation was sent to, filled in. */
+export function SignInForm({ redirectUrl, email }: { redirectUrl?: string; email?: string }) {
   const router = useRouter();
   const form = useActionForm(
-    { email: "", password: "" },
+    { email: email ?? "", password: "" },
     (values) => signInAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-in",

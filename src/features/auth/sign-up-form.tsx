@@ -9,10 +9,11 @@ import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { PASSWORD_MIN } from "@/core/auth/constants";
 import { signUpAction } from "./actions";
 
-export function SignUpForm({ redirectUrl }: { redirectUrl?: string }) {
+/** `email`: the address an invitation was sent to, filled in (the invitation accepts no other). */
+export function SignUpForm({ redirectUrl, email }: { redirectUrl?: string; email?: string }) {
   const router = useRouter();
   const form = useActionForm(
-    { name: "", email: "", password: "" },
+    { name: "", email: email ?? "", password: "" },
     (values) => signUpAction({ ...values, redirectUrl }),
     {
       idPrefix: "sign-up",

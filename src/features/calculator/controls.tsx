@@ -1,50 +1,7 @@
 import type * as React from "react";
-import { ChoiceInput } from "@/components/ui/choice-input";
 import { cn } from "@/lib/utils";
 
-/** A small radio group drawn as a segmented control. */
-export function Segmented<T extends string>({
-  legend,
-  name,
-  value,
-  options,
-  onChange,
-  className,
-}: {
-  legend: string;
-  name: string;
-  value: T;
-  options: readonly { readonly value: T; readonly label: string }[];
-  onChange: (value: T) => void;
-  className?: string;
-}) {
-  return (
-    <fieldset className={cn("grid gap-2", className)}>
-      <legend className="mb-2 text-sm font-medium leading-none">{legend}</legend>
-      <div className="inline-flex h-10 w-fit rounded-md border border-border bg-muted p-1">
-        {options.map((o) => (
-          <label
-            key={o.value}
-            className={cn(
-              "flex cursor-pointer items-center rounded-sm px-3 text-sm font-medium text-muted-foreground has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring",
-              value === o.value && "bg-background text-foreground shadow-sm",
-            )}
-          >
-            <ChoiceInput
-              type="radio"
-              name={name}
-              value={o.value}
-              checked={value === o.value}
-              onChange={() => onChange(o.value)}
-              className="sr-only"
-            />
-            {o.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
+export { Segmented } from "@/components/ui/segmented";
 
 /**
  * A formatted amount split at its decimal point, so that a right-aligned column of them lines up on the

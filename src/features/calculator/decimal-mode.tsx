@@ -194,7 +194,14 @@ export function DecimalMode({
         />
 
         <div className="mt-4 flex items-start gap-3">
-          <ResultView result={result} ans={ans} stale={stale} source={deferredSource} id={`${ids}-result`} />
+          <ResultView
+            result={result}
+            ans={ans}
+            stale={stale}
+            source={deferredSource}
+            notation={notation}
+            id={`${ids}-result`}
+          />
           <div className="flex shrink-0 flex-col gap-2">
             <Button
               type="button"
@@ -371,12 +378,14 @@ function ResultView({
   ans,
   stale,
   source,
+  notation,
   id,
 }: {
   result: EvalResult | null;
   ans: Value | null;
   stale: boolean;
   source: string;
+  notation: Notation;
   id: string;
 }) {
   return (
@@ -412,17 +421,33 @@ function ResultView({
               {result.exact ? "=" : "≈"}
             </span>
             <span data-testid="result-value" className="min-w-0 break-all tabular">
-              {result.display}
+              {result.money ? (
+                <>
+                  {result.money.amount}{" "}
+                  {/* a long amount wraps between digits or before its code, never inside the code */}
+                  <span className="whitespace-nowrap">{result.money.currency}</span>
+                </>
+              ) : (
+                result.display
+              )}
             </span>
           </p>
           <Exactness result={result} />
-          {result.money ? (
-            <p className="font-mono text-xs text-muted-foreground">
-              Rounded to {result.money.currency}'s minor units. Before rounding:{" "}
-              <span data-testid="result-exact" className="break-all tabular">
+          {result.money && !result.exact ? (
+            <p className="grid gap-0.5 text-xs text-muted-foreground">
+              <span>Before rounding:</span>
+              {/* on its own line, so a long value wraps only where the line ends */}
+              <span data-testid="result-exact" className="break-all font-mono tabular text-foreground">
                 {result.fullExact ? "" : "≈ "}
-                {result.full} {result.money.currency}
+                {result.full} {/* the line may break before the code, never inside it */}
+                <span className="whitespace-nowrap">{result.money.currency}</span>
               </span>
+            </p>
+          ) : null}
+          {!result.money && !result.exact && notation === "plain" && /e[+-]/.test(result.display) ? (
+            <p className="text-xs text-muted-foreground" data-testid="result-scientific-why">
+              In scientific notation: written out in full, the digits beyond the precision would be made-up
+              zeros. Raise the precision to see more of them.
             </p>
           ) : null}
         </div>
@@ -433,9 +458,12 @@ function ResultView({
   );
 }
 
-/** Says whether the shown result is the exact value, and shows a repeating decimal's cycle. */
+/**
+ * Says, with one badge, whether the shown result is the exact value, and shows a repeating decimal's
+ * cycle. A money result is either exact or rounded once to its currency's minor units.
+ */
 function Exactness({ result }: { result: EvalSuccess }) {
-  const rep = result.repeating;
+  const rep = result.money ? undefined : result.repeating;
   return (
     <p
       className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-xs text-muted-foreground"
@@ -465,6 +493,8 @@ function Exactness({ result }: { result: EvalSuccess }) {
         </span>
       ) : result.exact ? (
         <span>This is the exact value.</span>
+      ) : result.money ? (
+        <span>The exact value, rounded once to {result.money.currency}'s minor units.</span>
       ) : (
         <span>The exact value, rounded once to the precision.</span>
       )}

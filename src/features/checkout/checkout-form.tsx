@@ -6,8 +6,9 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { ChoiceInput } from "@/components/ui/choice-input";
+import { Combobox } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
-import { Input, Label, NativeSelect } from "@/components/ui/input";
+import { Input, Label } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { detectBrand, formatCardNumber } from "@/core/billing/card";
 import { shortRate } from "@/core/money/input";
@@ -70,6 +71,7 @@ export function CheckoutForm({
     },
   );
   const country = quote.countries.find((c) => c.code === form.values.country);
+  const countryOptions = quote.countries.map((c) => ({ value: c.code, label: c.name }));
   const brand = detectBrand(form.values.cardNumber);
   const amex = brand === "American Express";
   const per = quote.interval === "monthly" ? "month" : "year";
@@ -90,16 +92,16 @@ export function CheckoutForm({
           <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
             <Field id="checkout-country" label="Country" error={form.fieldErrors.country}>
               {(props) => (
-                <NativeSelect {...props} {...form.field("country")} autoComplete="country">
-                  <option value="" disabled>
-                    Choose a country…
-                  </option>
-                  {quote.countries.map((c) => (
-                    <option key={c.code} value={c.code}>
-                      {c.name}
-                    </option>
-                  ))}
-                </NativeSelect>
+                <Combobox
+                  {...props}
+                  value={form.values.country}
+                  onValueChange={(code) => form.setValues((v) => ({ ...v, country: code }))}
+                  options={countryOptions}
+                  placeholder="Choose a country…"
+                  searchLabel="Search countries"
+                  searchPlaceholder="Country name or code…"
+                  emptyText="No such country here: tax is set up for these ones only."
+                />
               )}
             </Field>
             <Field id="checkout-vatId" label="VAT id (optional)" error={form.fieldErrors.vatId}>

@@ -6,8 +6,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { SearchForm } from "@/components/ui/search-form";
 import { deleteCalculationAction, restoreCalculationAction } from "./actions";
 
 export type HistoryRow = {
@@ -82,9 +84,10 @@ export function HistoryList({
 }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<HistoryRow | null>(null);
+  const [search, setSearch] = useState(q);
 
   async function remove(row: HistoryRow) {
-    if (!window.confirm(`Delete the saved calculation “${row.expression.split("\n")[0]}”?`)) return;
     setBusy(row.id);
     const result = await callAction(() => deleteCalculationAction({ id: row.id }));
     setBusy(null);
@@ -110,10 +113,27 @@ export function HistoryList({
 
   return (
     <div className="grid gap-4">
+      <ConfirmDialog
+        open={asking !== null}
+        onOpenChange={(open) => {
+          if (!open) setAsking(null);
+        }}
+        title="Delete this calculation?"
+        description={
+          <>
+            “<span className="break-all font-mono">{asking?.expression.split("\n")[0]}</span>” leaves the
+            history of everyone in this organization. You can undo it for a few seconds.
+          </>
+        }
+        confirmLabel="Delete"
+        destructive
+        onConfirm={() => {
+          if (asking) void remove(asking);
+        }}
+      />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <form
+        <SearchForm
           action="/dashboard"
-          method="get"
           className="flex w-full min-w-0 flex-1 items-end gap-2"
           aria-label="Search saved calculations"
         >
@@ -124,7 +144,8 @@ export function HistoryList({
             <Input
               id="history-q"
               name="q"
-              defaultValue={q}
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
               maxLength={200}
               placeholder="e.g. invoice or EUR"
             />
@@ -133,7 +154,7 @@ export function HistoryList({
             <Search aria-hidden />
             Search
           </Button>
-        </form>
+        </SearchForm>
         {canExport ? (
           <a className={buttonVariants({ variant: "outline" })} href="/dashboard/history.csv" download>
             <Download aria-hidden />
@@ -149,7 +170,12 @@ export function HistoryList({
           {q ? (
             <>
               Nothing matches “{q}”.{" "}
-              <Link href="/dashboard#history" className="underline underline-offset-4">
+              <Link
+                href="/dashboard"
+                scroll={false}
+                onClick={() => setSearch("")}
+                className="underline underline-offset-4"
+              >
                 Clear the search
               </Link>
               .
@@ -197,7 +223,7 @@ export function HistoryList({
                     size="sm"
                     variant="ghost"
                     disabled={busy === row.id}
-                    onClick={() => void remove(row)}
+                    onClick={() => setAsking(row)}
                     aria-label={`Delete ${row.expression.split("\n")[0]}`}
                   >
                     <Trash2 aria-hidden />

@@ -1,32 +1,61 @@
 "use client";
 
-import { useId, useState } from "react";
+import Link from "next/link";
+import { useId, useRef, useState } from "react";
 import { useEarlyInput } from "@/components/ui/early-input";
-import { type MiniResult, miniCompute } from "./mini-compute";
+import type { RateTable } from "@/core/money/fx";
+import { calculatorHref, type MiniResult, toMiniResult } from "./mini-compute";
+
+// The calculator's engine (with decimal.js) is fetched at the first keystroke, so it is not in the
+// home page's first load; the exchange rates only when an expression converts money.
+let engine: Promise<typeof import("@/core/decimal")> | null = null;
+const loadEngine = () => {
+  engine ??= import("@/core/decimal");
+  return engine;
+};
+let rates: Promise<RateTable | null> | null = null;
+const loadRates = () => {
+  rates ??= fetch("/api/v1/rates")
+    .then((r) => (r.ok ? (r.json() as Promise<RateTable>) : null))
+    .catch(() => null);
+  return rates;
+};
 
 /**
- * The home page's live calculator. The first result is computed on the server (the page is
- * static); decimal.js is fetched only when the visitor starts typing, so it is not in the first
- * load.
+ * The home page's live calculator: any expression the calculator takes, computed by the same engine
+ * with the calculator's default precision and rounding. The first result is computed on the server
+ * (the page is static).
  */
 export function MiniCalculator({ initial, initialResult }: { initial: string; initialResult: MiniResult }) {
   const [expression, setExpression] = useState(initial);
   const [result, setResult] = useState(initialResult);
+  const latest = useRef(initial);
   const keepEarly = useEarlyInput<HTMLInputElement>(expression);
   const id = useId();
 
+  async function compute(value: string) {
+    const { evaluate } = await loadEngine();
+    let outcome = evaluate(value);
+    if (!outcome.ok && outcome.error.code === "no_rate") {
+      const table = await loadRates();
+      if (table) outcome = evaluate(value, { rates: table });
+    }
+    // Only the newest text's result is shown (the rates may arrive after a later keystroke).
+    if (latest.current === value) setResult(toMiniResult(outcome));
+  }
+
   function onChange(value: string) {
     setExpression(value);
-    void import("decimal.js").then(({ default: Decimal }) => {
-      setExpression((current) => {
-        if (current === value) setResult(miniCompute(Decimal, value));
-        return current;
-      });
-    });
+    latest.current = value;
+    if (value.trim() === "") {
+      setResult({ ok: false, message: "Type an expression, like 1/3*3 or 120 USD + 45 EUR in JPY" });
+      return;
+    }
+    void compute(value);
   }
 
   return (
-    <div className="rounded-lg border border-border bg-card p-5 shadow-sm">
+    <div className="min-w-0 rounded-lg border border-border bg-card p-5 shadow-sm">
       <label htmlFor={id} className="text-sm font-medium text-muted-foreground">
         Try it
       </label>
@@ -35,8 +64,11 @@ export function MiniCalculator({ initial, initialResult }: { initial: string; in
         id={id}
         value={expression}
         onChange={(event) => onChange(event.target.value)}
+        maxLength={500}
         spellCheck={false}
         autoComplete="off"
+        autoCapitalize="off"
+        autoCorrect="off"
         className="mt-2 w-full rounded-md border border-input bg-background px-3 py-2 font-mono text-lg tabular focus-visible:outline-2 focus-visible:outline-ring"
       />
       <output
@@ -47,15 +79,25 @@ export function MiniCalculator({ initial, initialResult }: { initial: string; in
       >
         {result.ok ? (
           <>
-            <span className="text-muted-foreground">=</span>
-            <span className="break-all">{result.value}</span>
+            <span className="text-muted-foreground">{result.exact ? "=" : "≈"}</span>
+            <span className="min-w-0 break-all">{result.value}</span>
           </>
         ) : (
           <span className="font-sans text-sm text-muted-foreground">{result.message}</span>
         )}
       </output>
       <p className="mt-2 text-xs text-muted-foreground">
-        A spreadsheet or JavaScript says 0.30000000000000004. Abacus computes in decimal.
+        A spreadsheet or JavaScript says 0.30000000000000004. Abacus computes in decimal: try{" "}
+        <code className="font-mono">1/3*3</code> or <code className="font-mono">120 USD + 45 EUR in JPY</code>
+        .
+      </p>
+      <p className="mt-2 text-sm">
+        <Link
+          href={calculatorHref(expression)}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
+          Open in the calculator
+        </Link>
       </p>
     </div>
   );

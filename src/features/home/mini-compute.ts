@@ -1,28 +1,19 @@
-import type Decimal from "decimal.js";
+import type { EvalResult } from "@/core/decimal";
 
-export type MiniResult = { ok: true; value: string } | { ok: false; message: string };
+/** What the home page's calculator shows: the calculator's result text and whether it is exact. */
+export type MiniResult = { ok: true; value: string; exact: boolean } | { ok: false; message: string };
 
-const PATTERN = /^\s*(-?\d+(?:\.\d+)?)\s*([+\-*/×÷])\s*(-?\d+(?:\.\d+)?)\s*$/;
+/** The engine's outcome as the home page shows it (the same engine, precision and rounding as the calculator). */
+export function toMiniResult(result: EvalResult): MiniResult {
+  if (result.ok) return { ok: true, value: result.display, exact: result.exact };
+  const { message, code, column } = result.error;
+  // Where the problem is, as the calculator says it (its messages sometimes name the column already).
+  const where = code === "empty" || /column \d+/.test(message) ? "" : ` (column ${column})`;
+  return { ok: false, message: `${message}${where}` };
+}
 
-/** `a op b` at 20 significant digits, half-even: the home page's teaser, not the full engine. */
-export function miniCompute(DecimalCtor: typeof Decimal, expression: string): MiniResult {
-  const match = PATTERN.exec(expression);
-  if (!match) return { ok: false, message: "Type two numbers and an operator, like 0.1 + 0.2" };
-  const D = DecimalCtor.clone({ precision: 20, rounding: DecimalCtor.ROUND_HALF_EVEN });
-  const [, left = "0", operator, right = "0"] = match;
-  const a = new D(left);
-  const b = new D(right);
-  switch (operator) {
-    case "+":
-      return { ok: true, value: a.plus(b).toString() };
-    case "-":
-      return { ok: true, value: a.minus(b).toString() };
-    case "*":
-    case "×":
-      return { ok: true, value: a.times(b).toString() };
-    default:
-      return b.isZero()
-        ? { ok: false, message: "Division by zero" }
-        : { ok: true, value: a.div(b).toString() };
-  }
+/** The calculator's address with this expression in its box. */
+export function calculatorHref(expression: string): string {
+  const expr = expression.trim();
+  return expr ? `/calculator?${new URLSearchParams({ mode: "decimal", expr })}` : "/calculator";
 }

@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import { cookies } from "next/headers";
 import { z } from "zod";
+import { type MemberRole, memberRoleOf } from "@/core/auth/roles";
 import { PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice";
 import type { OnboardingStepName } from "@/core/onboarding/steps";
 import { createOrgSchema } from "@/core/organizations/fields";
@@ -18,8 +19,12 @@ import { completeStep, goBack, savePreferences } from "./service";
 const onboarding = { kind: "user", allowOnboarding: true } as const;
 type StepResult = ActionResult<{ step: string }>;
 
-async function advance(userId: string, step: OnboardingStepName): Promise<StepResult> {
-  const result = await completeStep(getDb(), userId, step);
+async function advance(
+  userId: string,
+  step: OnboardingStepName,
+  role: MemberRole | null = null,
+): Promise<StepResult> {
+  const result = await completeStep(getDb(), userId, step, role);
   return result.ok ? { ok: true, data: { step: result.step } } : result;
 }
 
@@ -45,7 +50,7 @@ export const acceptInvitationAction = action(
   invitationIdSchema,
   async ({ viewer, input }) => {
     const [invited] = await getDb()
-      .select({ organizationId: invitation.organizationId })
+      .select({ organizationId: invitation.organizationId, role: invitation.role })
       .from(invitation)
       .where(eq(invitation.id, input.invitationId));
     if (invited) {
@@ -73,7 +78,9 @@ export const acceptInvitationAction = action(
       );
     }
     if (viewer.user.onboardingStep === "done") return { ok: true, data: { step: "done" } };
-    return advance(viewer.user.id, "organization");
+    // A member joined an organization someone else set up: its defaults and plan are not theirs
+    // to choose, so onboarding ends here for them.
+    return advance(viewer.user.id, "organization", memberRoleOf(invited?.role));
   },
 );
 
@@ -85,7 +92,8 @@ export const keepOrganizationAction = action(onboarding, z.object({}), async ({ 
     .where(eq(member.userId, viewer.user.id))
     .limit(1);
   if (!row) return { ok: false, error: "Create an organization or accept an invitation first." };
-  return advance(viewer.user.id, "organization");
+  const membership = await loadMembership(getDb(), viewer.user.id, viewer.activeOrganizationId);
+  return advance(viewer.user.id, "organization", membership?.memberRole ?? null);
 });
 
 export const savePreferencesAction = action(onboarding, preferencesSchema, async ({ viewer, input }) => {
@@ -93,7 +101,7 @@ export const savePreferencesAction = action(onboarding, preferencesSchema, async
   if (!membership) return { ok: false, error: "Create or join an organization first." };
   // Preferences belong to the organization: its owners and admins set them; members move on.
   if (membership.memberRole !== "member") await savePreferences(getDb(), membership.org.id, input);
-  return advance(viewer.user.id, "preferences");
+  return advance(viewer.user.id, "preferences", membership.memberRole);
 });
 
 export const choosePlanAction = action(

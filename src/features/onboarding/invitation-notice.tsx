@@ -14,7 +14,8 @@ export function InvitationBanner({ preview }: { preview: Extract<InvitationPrevi
         You've been invited to {preview.organizationName} by {preview.inviterName}.
       </p>
       <p className="mt-1 text-muted-foreground">
-        Sign in, or create an account with the address the invitation was sent to; you will come back here to
+        It was sent to <span className="font-medium break-all text-foreground">{preview.email}</span>.{" "}
+        {preview.hasAccount ? "Sign in" : "Create your account"} with that address; you will come back here to
         accept it.
       </p>
     </div>

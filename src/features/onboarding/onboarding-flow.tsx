@@ -10,11 +10,18 @@ import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
-import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input, Label } from "@/components/ui/input";
+import { Segmented } from "@/components/ui/segmented";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
-import { ONBOARDING_STEPS, type OnboardingStep, STEP_TITLES, stepNumber } from "@/core/onboarding/steps";
+import { isMemberRole, type MemberRole } from "@/core/auth/roles";
+import {
+  type OnboardingStep,
+  type OnboardingStepName,
+  STEP_TITLES,
+  stepNumber,
+  stepsFor,
+} from "@/core/onboarding/steps";
 import { isRoundingMode } from "@/core/rounding";
 import { NameSlugFields } from "@/features/organizations";
 import {
@@ -44,12 +51,20 @@ export type OnboardingData = {
   chosenPlan: { plan: string; interval: "monthly" | "yearly"; currency: string } | null;
 };
 
-function Progress({ step }: { step: OnboardingData["step"] }) {
+function memberRoleOrNull(role: string | undefined): MemberRole | null {
+  return isMemberRole(role) ? role : null;
+}
+
+function Progress({ step, steps }: { step: OnboardingData["step"]; steps: readonly OnboardingStepName[] }) {
   const current = stepNumber(step);
   return (
-    <ol className="grid grid-cols-4 gap-2" aria-label="Progress">
-      {ONBOARDING_STEPS.map((s, index) => {
-        const n = index + 1;
+    <ol
+      className="grid gap-2"
+      style={{ gridTemplateColumns: `repeat(${steps.length}, minmax(0, 1fr))` }}
+      aria-label="Progress"
+    >
+      {steps.map((s) => {
+        const n = stepNumber(s);
         const state = n < current ? "done" : n === current ? "current" : "upcoming";
         return (
           <li key={s} aria-current={state === "current" ? "step" : undefined} className="grid gap-2">
@@ -71,7 +86,14 @@ function Progress({ step }: { step: OnboardingData["step"] }) {
 export function OnboardingFlow({ data }: { data: OnboardingData }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const moved = () => router.refresh();
+  const moved = (step?: string) => {
+    // Done (a member who joined skips the steps only managers act on): on to the dashboard.
+    if (step === "done") {
+      router.replace("/dashboard");
+      router.refresh();
+    } else router.refresh();
+  };
+  const steps = stepsFor(memberRoleOrNull(data.activeOrganization?.role));
 
   function back() {
     startTransition(async () => {
@@ -86,11 +108,11 @@ export function OnboardingFlow({ data }: { data: OnboardingData }) {
     >
       <div className="grid gap-2">
         <p className="text-sm text-muted-foreground">
-          Step {stepNumber(data.step)} of {ONBOARDING_STEPS.length}
+          Step {Math.max(1, steps.indexOf(data.step) + 1)} of {steps.length}
         </p>
         <h1 className="text-3xl font-semibold tracking-tight">{STEP_TITLES[data.step]}</h1>
       </div>
-      <Progress step={data.step} />
+      <Progress step={data.step} steps={steps} />
       <div className="rounded-lg border border-border bg-card p-6 sm:p-8">
         {data.step === "profile" ? <ProfileStep data={data} onDone={moved} /> : null}
         {data.step === "organization" ? <OrganizationStep data={data} onDone={moved} /> : null}
@@ -145,7 +167,7 @@ function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => voi
   );
 }
 
-function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: (step?: string) => void }) {
   const [pending, startTransition] = useTransition();
   const form = useActionForm({ name: "", slug: "" }, createOrganizationStepAction, {
     idPrefix: "org",
@@ -163,7 +185,7 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () =
       if (!result.ok) return notify.error(result.error);
       notify.success(`You joined ${organizationName}.`);
       void refreshViewer();
-      onDone();
+      onDone(result.data.step);
     });
   }
 
@@ -172,7 +194,7 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () =
       const result = await callAction(() => keepOrganizationAction({}));
       if (!result) return;
       if (!result.ok) return notify.error(result.error);
-      onDone();
+      onDone(result.data.step);
     });
   }
 
@@ -239,7 +261,7 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: () =
   );
 }
 
-function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () => void }) {
+function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: (step?: string) => void }) {
   const canEdit = data.activeOrganization?.role !== "member";
   const form = useActionForm(
     {
@@ -248,7 +270,7 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: () =>
       precision: String(data.preferences.precision),
     },
     savePreferencesAction,
-    { idPrefix: "prefs", onSuccess: onDone },
+    { idPrefix: "prefs", onSuccess: (result) => onDone(result.data.step) },
   );
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
@@ -345,20 +367,24 @@ function PlanStep({ data }: { data: OnboardingData }) {
         </p>
       ) : null}
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <fieldset className="flex gap-4 text-sm">
-          <legend className="sr-only">Billing interval</legend>
-          {(["monthly", "yearly"] as const).map((value) => (
-            <label key={value} className="flex items-center gap-2">
-              <ChoiceInput
-                type="radio"
-                name="interval"
-                checked={interval === value}
-                onChange={() => setInterval(value)}
-              />
-              {value === "monthly" ? "Monthly" : "Yearly (2 months free)"}
-            </label>
-          ))}
-        </fieldset>
+        <Segmented
+          legend="Billing interval"
+          hideLegend
+          name="interval"
+          value={interval}
+          onChange={setInterval}
+          options={[
+            { value: "monthly", label: "Monthly" },
+            {
+              value: "yearly",
+              label: (
+                <>
+                  Yearly<span className="ml-1.5 text-xs text-success">2 months free</span>
+                </>
+              ),
+            },
+          ]}
+        />
         {priced.length > 1 ? (
           <div className="grid w-full gap-1 sm:w-64">
             <Label htmlFor="plan-currency">Currency</Label>

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
+import type { MemberRole } from "@/core/auth/roles";
 import {
   afterCompleting,
   canComplete,
@@ -18,13 +19,15 @@ export async function currentStep(db: Db, userId: string): Promise<OnboardingSte
 }
 
 /**
- * Marks `step` complete and moves the user on. The update is conditional on the step read, so two
+ * Marks `step` complete and moves the user on (past the steps their role in their organization
+ * does not act on). The update is conditional on the step read, so two
  * tabs finishing the same step at once cannot skip one.
  */
 export async function completeStep(
   db: Db,
   userId: string,
   step: Step,
+  role: MemberRole | null = null,
 ): Promise<{ ok: true; step: OnboardingStep } | { ok: false; error: string }> {
   const current = await currentStep(db, userId);
   if (!current) return { ok: false, error: "Your account no longer exists." };
@@ -34,7 +37,7 @@ export async function completeStep(
       error: current === "done" ? "You have already finished setting up." : "Finish the earlier steps first.",
     };
   }
-  const next = afterCompleting(current, step);
+  const next = afterCompleting(current, step, role);
   await db
     .update(user)
     .set({ onboardingStep: next, updatedAt: new Date() })

@@ -21,9 +21,16 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
-import { assignableRoles, MEMBER_ROLE_LABELS, type MemberRole, memberRoleOf } from "@/core/auth/roles";
+import {
+  assignableRoles,
+  isMemberRole,
+  MEMBER_ROLE_LABELS,
+  type MemberRole,
+  memberRoleOf,
+} from "@/core/auth/roles";
 import { CURRENCIES } from "@/core/money/currencies";
 import { isRoundingMode } from "@/core/rounding";
 import {
@@ -283,22 +290,18 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
                 </td>
                 <td className="px-3 py-3 @max-xl:block @max-xl:p-0">
                   {editable ? (
-                    <NativeSelect
+                    <SimpleSelect
+                      id={`member-role-${m.id}`}
                       aria-label={`Role of ${m.name}`}
                       value={m.role}
                       disabled={pending}
                       className="h-8 w-32"
-                      onChange={(e) => {
-                        const role = e.target.value as Role;
+                      options={assignable.map((r) => ({ value: r, label: roleLabels[r] }))}
+                      onValueChange={(role) => {
+                        // The control keeps showing the current role until the change is confirmed.
                         if (role !== m.role) setConfirmation({ kind: "role", member: m, role });
                       }}
-                    >
-                      {assignable.map((r) => (
-                        <option key={r} value={r}>
-                          {roleLabels[r]}
-                        </option>
-                      ))}
-                    </NativeSelect>
+                    />
                   ) : (
                     roleLabels[m.role]
                   )}
@@ -386,13 +389,12 @@ export function InviteForm({ viewerRole }: { viewerRole: Role }) {
         </Field>
         <Field id="invite-role" label="Role" error={form.fieldErrors.role}>
           {(props) => (
-            <NativeSelect {...props} {...form.field("role")}>
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {roleLabels[r]}
-                </option>
-              ))}
-            </NativeSelect>
+            <SimpleSelect
+              {...props}
+              value={isMemberRole(form.values.role) ? form.values.role : ""}
+              onValueChange={(role) => form.setValues((v) => ({ ...v, role }))}
+              options={roles.map((r) => ({ value: r, label: roleLabels[r] }))}
+            />
           )}
         </Field>
         <div className="sm:pt-6">

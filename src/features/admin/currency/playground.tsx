@@ -1,7 +1,9 @@
 "use client";
 
 import { useId, useState } from "react";
-import { Input, Label, NativeSelect } from "@/components/ui/input";
+import { Combobox } from "@/components/ui/combobox";
+import { Input, Label } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { CURRENCIES } from "@/core/money/currencies";
 import { formatAmount } from "@/core/money/format";
@@ -34,21 +36,33 @@ export function Playground({ names }: { names: Readonly<Record<string, string>> 
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-currency`}>Currency</Label>
-          <NativeSelect id={`${id}-currency`} value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            {CURRENCIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} · {names[c.code] ?? c.name} ({c.minorUnits})
-              </option>
-            ))}
-          </NativeSelect>
+          <Combobox
+            id={`${id}-currency`}
+            value={currency}
+            onValueChange={setCurrency}
+            options={CURRENCIES.map((c) => ({
+              value: c.code,
+              label: `${names[c.code] ?? c.name} (${c.minorUnits} minor digits)`,
+            }))}
+            searchLabel="Search currencies by code or name"
+            searchPlaceholder="Code or name: CHF, franc…"
+            emptyText="No currency matches."
+            renderValue={(o) => (
+              <span className="flex min-w-0 items-baseline gap-2">
+                <span className="font-mono font-medium">{o.value}</span>
+                <span className="truncate text-muted-foreground">{o.label}</span>
+              </span>
+            )}
+          />
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-locale`}>Locale</Label>
-          <NativeSelect id={`${id}-locale`} value={locale} onChange={(e) => setLocale(e.target.value)}>
-            {LOCALES.map((l) => (
-              <option key={l}>{l}</option>
-            ))}
-          </NativeSelect>
+          <SimpleSelect
+            id={`${id}-locale`}
+            value={locale}
+            onValueChange={setLocale}
+            options={LOCALES.map((l) => ({ value: l, label: l }))}
+          />
         </div>
       </div>
       <p className="min-h-5 text-sm text-destructive" aria-live="polite">

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { type DataColumn, DataTable } from "@/components/ui/data-table";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
+import { FileInput } from "@/components/ui/file-input";
 import { Input, Label } from "@/components/ui/input";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { MAX_RATES_FILE_CHARS } from "@/core/money/rates";
@@ -183,13 +184,12 @@ export function RatesImport() {
       <div className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
         <div className="grid gap-1.5">
           <Label htmlFor={`${id}-file`}>ECB XML or CSV file</Label>
-          <Input
+          <FileInput
             ref={fileInput}
             id={`${id}-file`}
-            type="file"
             accept=".xml,.csv,text/xml,application/xml,text/csv"
-            className="py-1.5"
-            onChange={(e) => void choose(e.target.files?.[0])}
+            fileName={file?.name}
+            onFiles={(files) => void choose(files[0])}
           />
         </div>
         <div className="grid gap-1.5">

@@ -1,6 +1,8 @@
 import "server-only";
 import { Button } from "@/components/ui/button";
-import { Input, Label, NativeSelect } from "@/components/ui/input";
+import { Input, Label } from "@/components/ui/input";
+import { SearchForm } from "@/components/ui/search-form";
+import { FormSelect } from "@/components/ui/select";
 import { listOrganizationChoices, listUsers } from "@/server/admin-users";
 import { AUDIT_ACTIONS, listAuditLog } from "@/server/audit";
 import { getDb } from "@/server/db/client";
@@ -46,7 +48,10 @@ export async function UsersScreen({ viewerId, params }: { viewerId: string; para
         <h2 id="users-heading" className="sr-only">
           All users
         </h2>
-        <form method="get" className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1fr_auto] sm:items-end">
+        <SearchForm
+          aria-label="Search users"
+          className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_1fr_auto] sm:items-end"
+        >
           {keep(["sort", "dir", "action", "aq"])}
           <div className="grid gap-1.5">
             <Label htmlFor="q">Search name or email</Label>
@@ -54,37 +59,41 @@ export async function UsersScreen({ viewerId, params }: { viewerId: string; para
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="role">Role</Label>
-            <NativeSelect id="role" name="role" defaultValue={query.role ?? ""}>
-              <option value="">Any</option>
-              <option value="user">User</option>
-              <option value="admin">Admin</option>
-            </NativeSelect>
+            <FormSelect
+              id="role"
+              name="role"
+              defaultValue={query.role ?? ""}
+              options={[
+                { value: "", label: "Any" },
+                { value: "user", label: "User" },
+                { value: "admin", label: "Admin" },
+              ]}
+            />
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="banned">Status</Label>
-            <NativeSelect
+            <FormSelect
               id="banned"
               name="banned"
               defaultValue={query.banned === undefined ? "" : query.banned ? "yes" : "no"}
-            >
-              <option value="">Any</option>
-              <option value="no">Active</option>
-              <option value="yes">Banned</option>
-            </NativeSelect>
+              options={[
+                { value: "", label: "Any" },
+                { value: "no", label: "Active" },
+                { value: "yes", label: "Banned" },
+              ]}
+            />
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="org">Organization</Label>
-            <NativeSelect id="org" name="org" defaultValue={query.org ?? ""}>
-              <option value="">Any</option>
-              {orgs.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </NativeSelect>
+            <FormSelect
+              id="org"
+              name="org"
+              defaultValue={query.org ?? ""}
+              options={[{ value: "", label: "Any" }, ...orgs.map((o) => ({ value: o.id, label: o.name }))]}
+            />
           </div>
           <Button type="submit">Apply</Button>
-        </form>
+        </SearchForm>
         <UsersTable rows={users.rows} sort={sort} selfId={viewerId} />
         <Pager
           label="Users pages"
@@ -104,18 +113,19 @@ export async function UsersScreen({ viewerId, params }: { viewerId: string; para
             Every admin action: who, what, whom, when, before and after.
           </p>
         </div>
-        <form method="get" className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+        <SearchForm
+          aria-label="Filter the audit log"
+          className="grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+        >
           {keep(["q", "role", "banned", "org", "sort", "dir", "page"])}
           <div className="grid gap-1.5">
             <Label htmlFor="action">Action</Label>
-            <NativeSelect id="action" name="action" defaultValue={audit.action ?? ""}>
-              <option value="">Any</option>
-              {AUDIT_ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </NativeSelect>
+            <FormSelect
+              id="action"
+              name="action"
+              defaultValue={audit.action ?? ""}
+              options={[{ value: "", label: "Any" }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))]}
+            />
           </div>
           <div className="grid gap-1.5">
             <Label htmlFor="aq">Admin or target</Label>
@@ -124,7 +134,7 @@ export async function UsersScreen({ viewerId, params }: { viewerId: string; para
           <Button type="submit" variant="secondary">
             Filter
           </Button>
-        </form>
+        </SearchForm>
         <AuditTable rows={log.rows} />
         <Pager
           label="Audit log pages"

@@ -11,8 +11,10 @@ import { type DataColumn, DataTable } from "@/components/ui/data-table";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { EmailText } from "@/components/ui/email-text";
 import { Field } from "@/components/ui/field";
-import { Input, NativeSelect } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
+import { SimpleSelect } from "@/components/ui/select";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { PLATFORM_ROLES, type PlatformRole, platformRoleOf } from "@/core/auth/roles";
 import { plural } from "@/core/plural";
 import {
   banUserAction,
@@ -77,10 +79,15 @@ function SortHeader({ label, link }: { label: string; link: SortLinks[keyof Sort
 
 const date = (iso: string) => iso.slice(0, 10);
 
+const PLATFORM_ROLE_OPTIONS = PLATFORM_ROLES.map((r) => ({
+  value: r,
+  label: r === "admin" ? "Admin" : "User",
+}));
+
 function ManageUser({ row, selfId }: { row: UserRow; selfId: string }) {
   const { pending, run } = useRun();
   const [open, setOpen] = useState(false);
-  const [role, setRole] = useState(row.role === "admin" ? "admin" : "user");
+  const [role, setRole] = useState<PlatformRole>(platformRoleOf(row.role));
   const [reason, setReason] = useState("");
   const [until, setUntil] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -124,15 +131,15 @@ function ManageUser({ row, selfId }: { row: UserRow; selfId: string }) {
                 Platform role
               </h3>
               <div className="flex gap-2">
-                <NativeSelect
+                <SimpleSelect
+                  id={`platform-role-${row.id}`}
                   aria-label="Role"
                   value={role}
-                  onChange={(e) => setRole(e.target.value)}
+                  onValueChange={setRole}
+                  options={PLATFORM_ROLE_OPTIONS}
                   disabled={self}
-                >
-                  <option value="user">User</option>
-                  <option value="admin">Admin</option>
-                </NativeSelect>
+                  className="w-40"
+                />
                 <Button
                   type="button"
                   variant="secondary"

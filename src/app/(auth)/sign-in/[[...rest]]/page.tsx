@@ -38,9 +38,9 @@ export default async function SignInPage({
   searchParams,
 }: {
   params: Promise<{ rest?: string[] }>;
-  searchParams: Promise<{ redirect_url?: string; token?: string; error?: string }>;
+  searchParams: Promise<{ redirect_url?: string; token?: string; error?: string; have_account?: string }>;
 }) {
-  const [{ rest }, { redirect_url, token, error }] = await Promise.all([params, searchParams]);
+  const [{ rest }, { redirect_url, token, error, have_account }] = await Promise.all([params, searchParams]);
   const screen = rest?.[0] ?? "";
   const target = safeRedirectPath(redirect_url);
   const backToSignIn = (
@@ -113,6 +113,9 @@ export default async function SignInPage({
   const invitationId = invitationIdIn(target);
   const invitation = invitationId ? await previewInvitation(invitationId) : null;
   if (invitation?.status === "invalid") return <InvalidInvitation />;
+  // An invitation to an address with no account yet: sign-up, with the address filled in (unless
+  // the person came from sign-up saying they have an account).
+  if (invitation && !invitation.hasAccount && !have_account) redirect(`/sign-up${keep}`);
   return (
     <AuthCard
       notice={invitation ? <InvitationBanner preview={invitation} /> : null}
@@ -127,7 +130,7 @@ export default async function SignInPage({
         </>
       }
     >
-      <SignInForm redirectUrl={target} />
+      <SignInForm redirectUrl={target} email={invitation?.email} />
       <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
         <span className="h-px flex-1 bg-border" />
         or

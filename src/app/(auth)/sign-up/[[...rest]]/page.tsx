@@ -83,13 +83,13 @@ export default async function SignUpPage({
       footer={
         <>
           Already have an account?{" "}
-          <Link href={`/sign-in${keep}`} className={linkClass}>
+          <Link href={`/sign-in${keep}${invitation ? "&have_account=1" : ""}`} className={linkClass}>
             Sign in
           </Link>
         </>
       }
     >
-      <SignUpForm redirectUrl={target} />
+      <SignUpForm redirectUrl={target} email={invitation?.email} />
     </AuthCard>
   );
 }
