@@ -2,6 +2,7 @@ import { isAPIError } from "better-auth/api";
 import { and, desc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { type AuthConfig, createAuth } from "@/server/auth/auth";
+import { AUTH_SURFACE } from "@/server/auth/surface";
 import type { Db } from "@/server/db/client";
 import { mailOutbox, user } from "@/server/db/schema";
 
@@ -93,8 +94,15 @@ export async function openLink(auth: TestAuth, link: string, ip = "10.0.0.1", co
   return auth.handler(new Request(link, { headers: client(ip, cookie) }));
 }
 
-/** POSTs JSON to a Better Auth endpoint like a browser on TEST_ORIGIN would. */
+/**
+ * POSTs JSON to a Better Auth endpoint as the product reaches it: like a browser on TEST_ORIGIN
+ * for the endpoints served over HTTP, and as our server actions do (`auth.api.*`, with the same
+ * client headers and cookies) for the ones served only to them (src/server/auth/surface.ts).
+ */
 export async function post(auth: TestAuth, path: string, body: unknown, ip = "10.0.0.1", cookie?: string) {
+  if (AUTH_SURFACE[path]?.exposure !== "http") {
+    return callServerSide(auth, path, { body, headers: client(ip, cookie) });
+  }
   const headers = client(ip, cookie);
   headers.set("content-type", "application/json");
   return auth.handler(
