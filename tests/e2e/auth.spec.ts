@@ -293,13 +293,13 @@ test("organization forms show specific errors and keep what was typed", async ({
   });
   await page.goto("/organization-profile");
   await page.getByLabel("Slug").fill("Not A Slug!");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(
     page.getByText("Use lowercase letters, digits and single hyphens, like acme-finance."),
   ).toBeVisible();
   await expect(page.getByLabel("Slug")).toHaveValue("Not A Slug!");
   await page.getByLabel("Slug").fill("demo-company");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(
     page.getByText("That slug is already used by another organization. Try another.").first(),
   ).toBeVisible();

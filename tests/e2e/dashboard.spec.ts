@@ -67,8 +67,11 @@ test("delete a saved calculation and undo it", async ({ page }) => {
   const row = page.getByTestId("saved-row");
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("= 3703.5");
-  page.once("dialog", (dialog) => void dialog.accept());
   await row.getByRole("button", { name: "Delete 1234.5 * 3" }).click();
+  await page
+    .getByRole("alertdialog", { name: "Delete this calculation?" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(page.getByText("Calculation deleted.")).toBeVisible();
   await expect(row).toHaveCount(0);
   await page.getByRole("button", { name: "Undo" }).click();

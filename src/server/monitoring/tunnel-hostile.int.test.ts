@@ -275,7 +275,11 @@ describe("every envelope is charged to the client, replays included", () => {
   it("fills the window when an envelope does not fit in what is left, so the refusal holds", async () => {
     forgetRefusals();
     const small = recordingOnly(ENVELOPE_BYTE_UNIT - 1024); // one unit
-    for (let i = 0; i < BYTES_PER_CLIENT.limit - 2; i++) {
+    const some = recordingOnly(16 * ENVELOPE_BYTE_UNIT - 1024); // sixteen units
+    for (let i = 0; i < BYTES_PER_CLIENT.limit / 16 - 1; i++) {
+      expect((await handleTunnel(withLength(some), limited("edge-of-window"))).status).toBe(200);
+    }
+    for (let i = 0; i < 13; i++) {
       expect((await handleTunnel(withLength(small), limited("edge-of-window"))).status).toBe(200);
     }
     const big = await handleTunnel(

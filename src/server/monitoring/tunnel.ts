@@ -25,13 +25,17 @@ const FORWARD_TIMEOUT_MS = 10_000;
  * window's allowance.
  */
 export const REPORTS_PER_CLIENT = { bucket: "monitoring", limit: 300, windowSeconds: 600 };
-/** Envelope bytes are counted in units of this size: an envelope at the replay cap is 8 units. */
-export const ENVELOPE_BYTE_UNIT = BODY_CAPS.monitoringReplay / 8;
+/**
+ * Envelope bytes are counted in units of this size: an error report is one unit, an envelope at the
+ * replay cap 128. (Coarser units made every small report cost a large share of the window, so a
+ * page with a few errors and their replays ran out within minutes.)
+ */
+export const ENVELOPE_BYTE_UNIT = BODY_CAPS.monitoringReplay / 128;
 /**
  * Envelope bytes one client may send per window, every envelope counted (replays included, stored
- * or not): 64 units, 16 MiB per 10 minutes, some 150 replay segments of the largest page.
+ * or not): 1,024 units, 16 MiB per 10 minutes, some 150 replay segments of the largest page.
  */
-export const BYTES_PER_CLIENT = { bucket: "monitoring-bytes", limit: 64, windowSeconds: 600 };
+export const BYTES_PER_CLIENT = { bucket: "monitoring-bytes", limit: 1024, windowSeconds: 600 };
 
 export type TunnelDeps = {
   config: MonitoringConfig;
@@ -87,15 +91,16 @@ export function limitBytesPerClient(
   return async (bytes) => {
     const who = await subject();
     const cost = Math.max(1, Math.ceil(bytes / ENVELOPE_BYTE_UNIT));
-    let decision = await limitRequest(db, BYTES_PER_CLIENT, who, cost);
-    for (let left = cost; !decision.allowed && decision.holdsForMs === 0 && left > 1; left--) {
-      const unit = await limitRequest(db, BYTES_PER_CLIENT, who, 1);
-      if (!unit.allowed) {
-        decision = unit;
-        break;
-      }
+    const decision = await limitRequest(db, BYTES_PER_CLIENT, who, cost);
+    if (decision.allowed || decision.holdsForMs > 0) return decision.allowed || decision;
+    // What is left of the window is under `cost`: take it in halving chunks (each fits or not, so
+    // the rest shrinks to nothing in about log2(cost) small transactions), then one unit more is
+    // refused with a hold the edge can repeat.
+    for (let chunk = 2 ** Math.floor(Math.log2(cost)); chunk >= 1; chunk /= 2) {
+      await limitRequest(db, BYTES_PER_CLIENT, who, chunk);
     }
-    return decision.allowed || decision;
+    const full = await limitRequest(db, BYTES_PER_CLIENT, who, 1);
+    return full.allowed ? decision : full;
   };
 }
 
