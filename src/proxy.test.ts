@@ -1,6 +1,8 @@
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
+import { PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice";
 import { proxyMatcher, ROUTES, requiresSession } from "@/core/routes";
-import { config } from "./proxy";
+import { config, proxy } from "./proxy";
 
 // Next needs the matcher as a literal; this proves the literal is exactly what the route table
 // derives, so a route added to the table without updating the proxy fails here.
@@ -16,5 +18,21 @@ describe("proxy matcher", () => {
       expect(matched(route.path), route.path).toBe(requiresSession(route.path));
       expect(matched(`${route.path}/below`), route.path).toBe(requiresSession(`${route.path}/below`));
     }
+  });
+});
+
+describe("the plan chosen on the pricing page", () => {
+  const checkout = (headers: Record<string, string> = {}) =>
+    proxy(
+      new NextRequest("http://localhost:3000/checkout?plan=pro&interval=yearly&currency=JPY", { headers }),
+    );
+
+  it("is remembered when checkout is visited", () => {
+    expect(checkout().cookies.get(PLAN_CHOICE_COOKIE)?.value).toBeTruthy();
+  });
+
+  it("is not set by a prefetch of checkout (the pricing page prefetches every plan's link)", () => {
+    expect(checkout({ "next-router-prefetch": "1" }).cookies.get(PLAN_CHOICE_COOKIE)).toBeUndefined();
+    expect(checkout({ "sec-purpose": "prefetch" }).cookies.get(PLAN_CHOICE_COOKIE)).toBeUndefined();
   });
 });

@@ -25,7 +25,12 @@ export function proxy(request: NextRequest) {
   }
   // A plan picked on the pricing page is remembered through sign-up, email confirmation and
   // onboarding (whose plan step offers it), however the visitor gets there.
-  const choice = pathname === "/checkout" ? planChoiceFromQuery(request.nextUrl.searchParams) : null;
+  // Only a real visit: the pricing page's links prefetch every plan's checkout as they scroll into
+  // view, and the last one prefetched is not the one chosen (nor a reason to set a cookie at all).
+  const choice =
+    pathname === "/checkout" && !isPrefetch(request)
+      ? planChoiceFromQuery(request.nextUrl.searchParams)
+      : null;
   if (choice) {
     response.cookies.set(PLAN_CHOICE_COOKIE, encodePlanChoice(choice), {
       path: "/",
@@ -36,6 +41,11 @@ export function proxy(request: NextRequest) {
     });
   }
   return response;
+}
+
+function isPrefetch(request: NextRequest): boolean {
+  const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""}`;
+  return request.headers.has("next-router-prefetch") || purpose.includes("prefetch");
 }
 
 export const config = {

@@ -1,7 +1,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { ROUNDING_LABELS } from "../../src/core/rounding";
 import { demo, signIn, signUpAndOnboard, signUpAndVerify, uniqueEmail } from "./auth-helpers";
-import { chooseCurrency, chooseOption } from "./pickers";
+import { chooseCountry, chooseCurrency, chooseOption } from "./pickers";
 
 // What a new user meets after signing up: the organization's preferences at work, the plan picked
 // on the pricing page kept through sign-up, saved conversions, checkout, the receipt, tables on
@@ -226,7 +226,7 @@ test.describe
           (await page.getByText(/USD converted at/).textContent()) ?? "",
         )?.[1] ?? "";
       expect(checkoutRate).not.toBe("");
-      await page.getByLabel("Country").selectOption({ label: "Germany" });
+      await chooseCountry(page.getByLabel("Country"), "Germany");
       await page.getByLabel("Card number").fill("4242 4242 4242 4242");
       await page.getByLabel("Expiry (MM/YY)").fill("12/30");
       await page.getByLabel("Security code").fill("123");
