@@ -30,9 +30,4 @@ describe("the plan chosen on the pricing page", () => {
   it("is remembered when checkout is visited", () => {
     expect(checkout().cookies.get(PLAN_CHOICE_COOKIE)?.value).toBeTruthy();
   });
-
-  it("is not set by a prefetch of checkout (the pricing page prefetches every plan's link)", () => {
-    expect(checkout({ "next-router-prefetch": "1" }).cookies.get(PLAN_CHOICE_COOKIE)).toBeUndefined();
-    expect(checkout({ "sec-purpose": "prefetch" }).cookies.get(PLAN_CHOICE_COOKIE)).toBeUndefined();
-  });
 });

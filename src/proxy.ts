@@ -25,12 +25,9 @@ export function proxy(request: NextRequest) {
   }
   // A plan picked on the pricing page is remembered through sign-up, email confirmation and
   // onboarding (whose plan step offers it), however the visitor gets there.
-  // Only a real visit: the pricing page's links prefetch every plan's checkout as they scroll into
-  // view, and the last one prefetched is not the one chosen (nor a reason to set a cookie at all).
-  const choice =
-    pathname === "/checkout" && !isPrefetch(request)
-      ? planChoiceFromQuery(request.nextUrl.searchParams)
-      : null;
+  // Next.js strips its prefetch headers before the proxy, so a prefetch of checkout would look like
+  // a visit: the links to checkout are therefore never prefetched (pricing table, billing section).
+  const choice = pathname === "/checkout" ? planChoiceFromQuery(request.nextUrl.searchParams) : null;
   if (choice) {
     response.cookies.set(PLAN_CHOICE_COOKIE, encodePlanChoice(choice), {
       path: "/",
@@ -41,11 +38,6 @@ export function proxy(request: NextRequest) {
     });
   }
   return response;
-}
-
-function isPrefetch(request: NextRequest): boolean {
-  const purpose = `${request.headers.get("sec-purpose") ?? ""} ${request.headers.get("purpose") ?? ""}`;
-  return request.headers.has("next-router-prefetch") || purpose.includes("prefetch");
 }
 
 export const config = {

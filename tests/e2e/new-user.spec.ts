@@ -292,7 +292,7 @@ test.describe
       await page.getByRole("link", { name: "Upgrade to Team" }).click();
       await expect(page).toHaveURL(/\/checkout\?plan=team/);
       await expect(page.getByLabel("Currency")).toContainText("EUR");
-      await expect(page.getByLabel("Country")).toHaveValue("DE");
+      await expect(page.getByLabel("Country")).toHaveText("Germany");
       await expect(page.getByTestId("summary-tax")).toHaveText(/^€/);
       // A plain checkout link without a currency also bills in the organization's currency.
       await page.goto("/checkout?plan=team&interval=monthly");

@@ -57,6 +57,8 @@ export async function BillingSection({
         {canManage ? (
           <Button asChild size="sm" variant={active ? "outline" : "default"}>
             <Link
+              // Not prefetched: a visit to checkout is what remembers a plan choice (src/proxy.ts).
+              prefetch={false}
               href={
                 active && sub.plan === "team"
                   ? "/pricing"

@@ -138,7 +138,12 @@ export function PricingTable({
                       className="w-full"
                       data-interval={interval}
                     >
-                      <Link href={`/checkout?plan=${plan.id}&interval=${interval}&currency=${currency}`}>
+                      {/* Not prefetched: visiting checkout remembers the plan (src/proxy.ts), and the
+                          proxy cannot tell a prefetch from a visit (Next.js strips its headers). */}
+                      <Link
+                        href={`/checkout?plan=${plan.id}&interval=${interval}&currency=${currency}`}
+                        prefetch={false}
+                      >
                         Choose {plan.name}
                       </Link>
                     </Button>
