@@ -2,6 +2,7 @@ import { isAPIError } from "better-auth/api";
 import { and, desc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { type AuthConfig, createAuth } from "@/server/auth/auth";
+import { handleAuthHttp } from "@/server/auth/hardening";
 import { AUTH_SURFACE } from "@/server/auth/surface";
 import type { Db } from "@/server/db/client";
 import { mailOutbox, user } from "@/server/db/schema";
@@ -195,4 +196,26 @@ export function callServerSide(
       });
     },
   );
+}
+
+/**
+ * POST to a Better Auth endpoint as the product reaches it, from `ip` on `origin`: through the
+ * route's own hardening (body cap, error shape) for the endpoints served over HTTP, through
+ * `auth.api` as our server actions do for the rest (which answer 404 over HTTP).
+ */
+export function authPoster(auth: Pick<TestAuth, "api" | "handler">, origin: string, ip: string) {
+  return (path: string, body: unknown, cookie?: string) => {
+    const headers = { origin, "x-forwarded-for": ip, ...(cookie ? { cookie } : {}) };
+    if (AUTH_SURFACE[path]?.exposure !== "http") {
+      return callServerSide(auth, path, { body, headers: new Headers(headers) });
+    }
+    return handleAuthHttp(
+      new Request(`${origin}/api/auth${path}`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+      (request) => auth.handler(request),
+    );
+  };
 }

@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callServerSide } from "../../../tests/support/auth";
+import { authPoster } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { member, organization, user } from "../db/schema";
 import { createAuth } from "./auth";
-import { handleAuthHttp } from "./hardening";
 import { ORGANIZATION_LIMIT_CODE, organizationLimitMessage } from "./organization-limit";
-import { AUTH_SURFACE } from "./surface";
 
 // One account owning any number of organizations multiplies the free quota. The cap is checked by
 // Better Auth's create endpoint, which the app's own forms call (auth.api.createOrganization) and
@@ -30,27 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.drop());
 
-// Better Auth's endpoints as the product reaches them: over HTTP for the few it serves there, and
-// as our server actions call them (auth.api) for the rest, which answer 404 over HTTP.
 const http = (path: string, body: unknown, cookie?: string) =>
-  AUTH_SURFACE[path]?.exposure !== "http"
-    ? callServerSide(auth, path, {
-        body,
-        headers: new Headers({ origin, "x-forwarded-for": "10.3.0.1", ...(cookie ? { cookie } : {}) }),
-      })
-    : handleAuthHttp(
-        new Request(`${origin}/api/auth${path}`, {
-          method: "POST",
-          headers: {
-            origin,
-            "content-type": "application/json",
-            "x-forwarded-for": "10.2.0.1",
-            ...(cookie ? { cookie } : {}),
-          },
-          body: JSON.stringify(body),
-        }),
-        (request) => auth.handler(request),
-      );
+  authPoster(auth, origin, "10.2.0.1")(path, body, cookie);
 
 /** A confirmed account, signed in: its cookie and id. */
 async function account(email: string) {
