@@ -5,10 +5,23 @@ import { expect, type Locator } from "@playwright/test";
  * then pick by what a person reads. Each helper checks that the closed control shows the choice.
  */
 
+/**
+ * Clicks `trigger` until `opened` shows. A click that lands before the page has hydrated opens
+ * nothing (the server's HTML has no handlers yet) and a person would simply click again; a helper
+ * that clicked once then waited on the popup hung until the test's time ran out.
+ */
+async function open(trigger: Locator, opened: Locator) {
+  await expect(async () => {
+    if (!(await opened.isVisible())) await trigger.click();
+    await expect(opened).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** A `Select` (rounding mode, topic): opens it and clicks the option with exactly this label. */
 export async function chooseOption(trigger: Locator, label: string) {
-  await trigger.click();
-  await trigger.page().getByRole("option", { name: label, exact: true }).click();
+  const option = trigger.page().getByRole("option", { name: label, exact: true });
+  await open(trigger, option);
+  await option.click();
   await expect(trigger).toHaveText(label);
 }
 
@@ -18,8 +31,9 @@ export async function chooseOption(trigger: Locator, label: string) {
  */
 export async function chooseCurrency(trigger: Locator, code: string, search: string = code) {
   const page = trigger.page();
-  await trigger.click();
-  await page.getByRole("combobox", { name: "Search currencies by code or name" }).fill(search);
+  const searchBox = page.getByRole("combobox", { name: "Search currencies by code or name" });
+  await open(trigger, searchBox);
+  await searchBox.fill(search);
   await page.getByRole("option", { name: new RegExp(`^${code}\\b`) }).click();
   await expect(page.getByRole("listbox")).toHaveCount(0);
 }
@@ -32,8 +46,9 @@ export async function chooseCountry(trigger: Locator, name: string) {
   const page = trigger.page();
   // Already chosen (checkout fills in the last order's country): a person leaves it as it is.
   if ((await trigger.textContent())?.trim() === name) return;
-  await trigger.click();
-  await page.getByRole("combobox", { name: "Search countries" }).fill(name);
+  const searchBox = page.getByRole("combobox", { name: "Search countries" });
+  await open(trigger, searchBox);
+  await searchBox.fill(name);
   await page.getByRole("option", { name, exact: true }).click();
   await expect(trigger).toHaveText(name);
 }
