@@ -6,6 +6,7 @@
  * takes effect at the period's end. Changes never cut a paid period short.
  */
 import type { BillingInterval, PlanId } from "./plans";
+import type { SubscriptionStatus } from "./vocabulary";
 
 /** The same day of the month one month (or one year) later, clamped to the month's last day, in UTC. */
 export function addPeriod(start: Date, interval: BillingInterval): Date {
@@ -21,7 +22,7 @@ export function addPeriod(start: Date, interval: BillingInterval): Date {
 export interface SubscriptionState {
   plan: Exclude<PlanId, "free">;
   interval: BillingInterval;
-  status: "active" | "ended";
+  status: SubscriptionStatus;
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
   scheduledPlan: Exclude<PlanId, "free"> | null;
