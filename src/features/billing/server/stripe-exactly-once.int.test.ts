@@ -6,10 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { type CheckedCard, checkCard } from "@/core/billing/card";
 import type { RateTable } from "@/core/money";
 import { verifyReceipt } from "@/core/receipts/receipt";
-import { createTestDatabase } from "../../../tests/support/db";
-import { member, orders, organization, payments, receipts, subscriptions, user } from "../db/schema";
-import { loadRateTable } from "../fx";
-import { createStripeProvider, verifyStripeWebhook } from "../payments/stripe-provider";
+import { member, orders, organization, payments, receipts, subscriptions, user } from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import { createStripeProvider, verifyStripeWebhook } from "@/server/payments/stripe-provider";
+import { createTestDatabase } from "../../../../tests/support/db";
 import { type CheckoutRequest, processCheckout } from "./checkout";
 import { publishedKeys, toReceiptKeys } from "./receipt-keys";
 import { applyStripeEvent } from "./stripe-webhook";

@@ -1,9 +1,9 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../tests/support/db";
-import { applyStripeEvent } from "../billing/stripe-webhook";
-import { orders, organization } from "../db/schema";
-import { createStripeProvider, verifyStripeWebhook } from "./stripe-provider";
+import { orders, organization } from "@/server/db/schema";
+import { createStripeProvider, verifyStripeWebhook } from "@/server/payments/stripe-provider";
+import { createTestDatabase } from "../../../../tests/support/db";
+import { applyStripeEvent } from "./stripe-webhook";
 
 // Never against the network: webhooks are signed locally with a made-up secret, and the provider
 // is given a stand-in client that records what it would send.
