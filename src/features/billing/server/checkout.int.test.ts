@@ -15,6 +15,7 @@ import { member, orders, organization, payments, receipts, subscriptions, user }
 import { loadRateTable } from "@/server/fx";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
+import { MEMBER_HARD_CAP, memberLimitOf } from "@/server/plan-limits";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { type CheckoutRequest, processCheckout } from "./checkout";
 import { jwks, publishedKeys, receiptKeyOverview, rotateReceiptKey, toReceiptKeys } from "./receipt-keys";
@@ -384,7 +385,8 @@ describe("downgrade and cancel at period end", () => {
     const [sub] = await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, org.id));
     const end = sub?.currentPeriodEnd ?? new Date();
     expect(await organizationPlan(t.db, org.id)).toBe("team");
-    expect(await organizationPlan(t.db, org.id, end)).toBe("pro");
+    // The downgrade is what a renewal would charge; unrenewed, the period ends on Free.
+    expect(await organizationPlan(t.db, org.id, end)).toBe("free");
     expect(await cancelAtPeriodEnd(t.db, org.id)).toMatchObject({
       ok: true,
       subscription: { cancelAtPeriodEnd: true, scheduledPlan: null },
@@ -395,9 +397,65 @@ describe("downgrade and cancel at period end", () => {
       ok: true,
       subscription: { cancelAtPeriodEnd: false },
     });
-    expect(await organizationPlan(t.db, org.id, end)).toBe("team");
+    expect(await organizationPlan(t.db, org.id, new Date(end.getTime() - 1))).toBe("team");
     const free = await newOrg();
     expect(await cancelAtPeriodEnd(t.db, free.id)).toMatchObject({ ok: false });
     await t.db.execute(sql`select 1`);
+  });
+});
+
+describe("a period that ends unpaid", () => {
+  it("keeps no paid limits once it is over", async () => {
+    const org = await newOrg();
+    await processCheckout(t.db, createTestProvider(), rates, request(org, { plan: "team" }));
+    expect(await organizationPlan(t.db, org.id)).toBe("team");
+    expect(await memberLimitOf(t.db, org.id)).toBe(MEMBER_HARD_CAP);
+    // The period ended a second ago and nothing renewed it.
+    await t.db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.organizationId, org.id));
+    expect(await organizationPlan(t.db, org.id)).toBe("free");
+    expect(await memberLimitOf(t.db, org.id)).toBe(1);
+  });
+});
+
+describe("financial records", () => {
+  it("outlive the organization and the user that paid: revenue does not change", async () => {
+    await t.db
+      .insert(user)
+      .values({ id: "u-leaver", name: "Lea Leaver", email: "lea@example.com", onboardingStep: "done" });
+    const org = await newOrg();
+    const paid = await processCheckout(t.db, createTestProvider(), rates, {
+      ...request(org, { billing: { name: "Leaver KK", country: "JP", vatId: null } }),
+      userId: "u-leaver",
+    });
+    if (paid.status !== "paid") throw new Error(`expected a paid order, got ${paid.status}`);
+    const revenue = async () =>
+      (
+        await t.db.execute<{ total: string }>(
+          sql`select coalesce(sum(total_minor), 0)::text as total from orders where status = 'paid'`,
+        )
+      )[0]?.total;
+    const before = await revenue();
+
+    await t.db.delete(organization).where(eq(organization.id, org.id));
+    await t.db.delete(user).where(eq(user.id, "u-leaver"));
+
+    const [order] = await t.db.select().from(orders).where(eq(orders.id, paid.orderId));
+    expect(order).toMatchObject({
+      status: "paid",
+      organizationId: org.id,
+      billingName: "Leaver KK",
+      userId: null,
+    });
+    expect(await t.db.select().from(payments).where(eq(payments.orderId, paid.orderId))).toHaveLength(1);
+    const [receipt] = await t.db.select().from(receipts).where(eq(receipts.orderId, paid.orderId));
+    expect(receipt?.receiptNumber).toBe(paid.receiptNumber);
+    const keys = toReceiptKeys(await publishedKeys(t.db));
+    expect(verifyReceipt(receipt?.payload ?? "", receipt?.signature ?? "", keys).valid).toBe(true);
+    expect(await revenue()).toBe(before);
+    // A record is never deleted by accident either: payments and receipts hold their order.
+    await expect(t.db.delete(orders).where(eq(orders.id, paid.orderId))).rejects.toThrow();
   });
 });

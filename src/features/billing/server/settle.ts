@@ -103,10 +103,14 @@ export async function settlePaid(
     lastOrderId: order.id,
     updatedAt: paidAt,
   };
-  await tx
-    .insert(subscriptions)
-    .values({ organizationId: order.organizationId, ...subscription })
-    .onConflictDoUpdate({ target: subscriptions.organizationId, set: subscription });
+  // An organization deleted while its payment was being confirmed keeps the paid order and its
+  // receipt, but has no plan left to start.
+  if (org) {
+    await tx
+      .insert(subscriptions)
+      .values({ organizationId: order.organizationId, ...subscription })
+      .onConflictDoUpdate({ target: subscriptions.organizationId, set: subscription });
+  }
   const receiptNumber = receiptNumberFor(order.id, paidAt);
   const money = (amount: bigint) => toDecimalString({ amount, currency: order.currency });
   const payload: ReceiptPayload = {

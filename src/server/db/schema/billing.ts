@@ -1,6 +1,7 @@
 // Checkout, billing and receipts. Money is integer minor units (bigint) plus an ISO 4217 code;
 // rates are exact numerics. No card number is ever stored: payments keep the brand and the last
-// four digits only.
+// four digits only. Financial records (orders, payments, receipts) are never deleted with the
+// organization or the user that made them: they reference neither through a cascading key.
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -52,9 +53,12 @@ export const orders = pgTable(
   "orders",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organization.id, { onDelete: "cascade" }),
+    /**
+     * The organization that bought, as plain text: no foreign key, so the order (and its payments,
+     * receipt and the revenue it counts for) outlives the organization. The billing name it was
+     * issued to is kept on the order itself.
+     */
+    organizationId: text("organization_id").notNull(),
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     idempotencyKey: text("idempotency_key").notNull(),
     plan: text("plan", { enum: paidPlans }).notNull(),
@@ -91,7 +95,7 @@ export const payments = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     orderId: uuid("order_id")
       .notNull()
-      .references(() => orders.id, { onDelete: "cascade" }),
+      .references(() => orders.id, { onDelete: "restrict" }),
     provider: text("provider").notNull(),
     providerReference: text("provider_reference"),
     /** "unknown": the attempt was made but the provider's answer is not known yet (order pending). */
@@ -122,10 +126,9 @@ export const receipts = pgTable(
   {
     orderId: uuid("order_id")
       .primaryKey()
-      .references(() => orders.id, { onDelete: "cascade" }),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organization.id, { onDelete: "cascade" }),
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** Plain text like the order's: a receipt is kept when its organization is deleted. */
+    organizationId: text("organization_id").notNull(),
     receiptNumber: text("receipt_number").notNull().unique(),
     kid: text("kid")
       .notNull()
