@@ -11,7 +11,16 @@ import { TEST_CARDS } from "@/core/billing/test-cards";
 import type { RateTable } from "@/core/money";
 import { canonicalJson, verifyReceipt } from "@/core/receipts/receipt";
 import * as schema from "@/server/db/schema";
-import { member, orders, organization, payments, receipts, subscriptions, user } from "@/server/db/schema";
+import {
+  member,
+  orders,
+  organization,
+  paymentMethods,
+  payments,
+  receipts,
+  subscriptions,
+  user,
+} from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
@@ -78,6 +87,7 @@ function counting(inner: PaymentProvider) {
       counter.charges += 1;
       return inner.charge(r);
     },
+    chargeSaved: (r) => inner.chargeSaved(r),
   };
   return { provider, counter };
 }
@@ -85,6 +95,7 @@ function counting(inner: PaymentProvider) {
 describe("every test card", () => {
   const expected: Record<string, { status: string; code?: string }> = {
     approve: { status: "paid" },
+    approve_then_decline: { status: "paid" },
     slow_approve: { status: "paid" },
     decline: { status: "failed", code: "card_declined" },
     insufficient_funds: { status: "failed", code: "insufficient_funds" },
@@ -212,6 +223,9 @@ describe("the card number", () => {
     const failing: PaymentProvider = {
       id: "test",
       charge: async () => {
+        throw new Error("provider exploded");
+      },
+      chargeSaved: async () => {
         throw new Error("provider exploded");
       },
     };
@@ -457,5 +471,70 @@ describe("financial records", () => {
     expect(await revenue()).toBe(before);
     // A record is never deleted by accident either: payments and receipts hold their order.
     await expect(t.db.delete(orders).where(eq(orders.id, paid.orderId))).rejects.toThrow();
+  });
+});
+
+describe("the card on file", () => {
+  async function cardOnFile(orgId: string) {
+    const [row] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.organizationId, orgId));
+    return row;
+  }
+  const later = (token: string, key: string) => ({
+    amount: { amount: 2068n, currency: "JPY" },
+    card: { customerReference: null, methodReference: token },
+    idempotencyKey: key,
+    description: "Abacus Pro (monthly) renewal",
+    metadata: {},
+  });
+
+  it("is kept at checkout as brand, last four, expiry and a token that charges it later", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("5555555555554444") }));
+    const saved = await cardOnFile(org.id);
+    expect(saved).toMatchObject({
+      provider: "test",
+      brand: "Mastercard",
+      last4: "4444",
+      expMonth: 12,
+      expYear: 2030,
+    });
+    expect(saved?.methodReference).toMatch(/^test_pm_/);
+    expect(saved?.methodReference).not.toContain("5555555555554444");
+    // Another instance (a new provider object) charges the token; the same key answers the same.
+    const other = createTestProvider();
+    const first = await other.chargeSaved(later(saved?.methodReference ?? "", "renew:1"));
+    expect(first).toMatchObject({ status: "succeeded" });
+    expect(await other.chargeSaved(later(saved?.methodReference ?? "", "renew:1"))).toEqual(first);
+  });
+
+  it("of the approve-then-decline test card pays at checkout and declines later charges", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    expect(
+      await processCheckout(t.db, provider, rates, request(org, { card: card("4000000000000341") })),
+    ).toMatchObject({ status: "paid" });
+    const saved = await cardOnFile(org.id);
+    expect(saved).toMatchObject({ brand: "Visa", last4: "0341" });
+    expect(await provider.chargeSaved(later(saved?.methodReference ?? "", "renew:2"))).toMatchObject({
+      status: "declined",
+      code: "card_declined",
+    });
+  });
+
+  it("is not kept from a declined checkout, and a later checkout replaces it", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("4000000000000002") }));
+    expect(await cardOnFile(org.id)).toBeUndefined();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("4242424242424242") }));
+    expect(await cardOnFile(org.id)).toMatchObject({ last4: "4242" });
+    await processCheckout(
+      t.db,
+      provider,
+      rates,
+      request(org, { plan: "team", card: card("378282246310005") }),
+    );
+    expect(await cardOnFile(org.id)).toMatchObject({ brand: "American Express", last4: "0005" });
   });
 });

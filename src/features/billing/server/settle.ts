@@ -10,8 +10,8 @@ import {
   type ReceiptSeller,
 } from "@/core/receipts/receipt";
 import type { Tx } from "@/server/db/client";
-import { orders, organization, payments, receipts, subscriptions } from "@/server/db/schema";
-import type { ChargeResult } from "@/server/payments/provider";
+import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
+import type { ChargeResult, SavedCard } from "@/server/payments/provider";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
 import { type currentSigningKey, signBytes } from "./receipt-keys";
 
@@ -69,7 +69,7 @@ export async function settlePaid(
   tx: Tx,
   order: OrderRow,
   reference: string,
-  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date; saved?: SavedCard },
 ): Promise<Settled> {
   const { key, paidAt } = options;
   const [paidOrder] = await tx
@@ -110,6 +110,14 @@ export async function settlePaid(
       .insert(subscriptions)
       .values({ organizationId: order.organizationId, ...subscription })
       .onConflictDoUpdate({ target: subscriptions.organizationId, set: subscription });
+    if (options.saved && attempt) {
+      // The card just paid becomes the card on file: renewals charge it.
+      const card = { provider: attempt.provider, ...options.saved, updatedAt: paidAt };
+      await tx
+        .insert(paymentMethods)
+        .values({ organizationId: order.organizationId, ...card })
+        .onConflictDoUpdate({ target: paymentMethods.organizationId, set: card });
+    }
   }
   const receiptNumber = receiptNumberFor(order.id, paidAt);
   const money = (amount: bigint) => toDecimalString({ amount, currency: order.currency });
@@ -181,5 +189,5 @@ export async function settleCharge(
   if (charge.status === "declined") {
     return (await settleFailed(tx, order, charge.code, charge.reason, charge.reference ?? null)).outcome;
   }
-  return (await settlePaid(tx, order, charge.reference, options)).outcome;
+  return (await settlePaid(tx, order, charge.reference, { ...options, saved: charge.saved })).outcome;
 }

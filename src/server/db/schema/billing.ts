@@ -9,6 +9,7 @@ import {
   check,
   date,
   index,
+  integer,
   numeric,
   pgTable,
   text,
@@ -110,6 +111,32 @@ export const payments = pgTable(
   (table) => [
     index("payments_order_idx").on(table.orderId),
     check("payments_last4_check", sql`${table.cardLast4} ~ '^[0-9]{4}$'`),
+  ],
+);
+
+/**
+ * An organization's card on file: the provider's reusable reference to it, and the brand, last four
+ * digits and expiry a customer recognises it by. Never the number. One per organization; checkout
+ * replaces it. Unlike the financial records it goes with the organization.
+ */
+export const paymentMethods = pgTable(
+  "payment_methods",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    customerReference: text("customer_reference"),
+    methodReference: text("method_reference").notNull(),
+    brand: text("brand").notNull(),
+    last4: text("last4").notNull(),
+    expMonth: integer("exp_month").notNull(),
+    expYear: integer("exp_year").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("payment_methods_last4_check", sql`${table.last4} ~ '^[0-9]{4}$'`),
+    check("payment_methods_exp_month_check", sql`${table.expMonth} between 1 and 12`),
   ],
 );
 
