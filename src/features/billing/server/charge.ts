@@ -1,6 +1,6 @@
 import "server-only";
 import type { CheckedCard } from "@/core/billing/card";
-import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
+import type { ChargeResult, PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
 import type { OrderRow } from "./outcome";
 
 /** The key sent to the provider for every attempt at one order (Stripe: `pm:`/`pi:` + this). */
@@ -29,6 +29,19 @@ export async function chargeOrder(
     });
   } catch (error) {
     // Never log the request: it holds the card. The error's message is the provider's own.
+    console.error("Payment provider error:", error instanceof Error ? error.message : "unknown");
+    return { status: "unknown", reason: "The payment provider did not answer." };
+  }
+}
+
+/** Charges a card on file; like `chargeOrder`, a provider that throws is an unknown answer. */
+export async function chargeSavedCard(
+  provider: PaymentProvider,
+  request: SavedChargeRequest,
+): Promise<ChargeResult> {
+  try {
+    return await provider.chargeSaved(request);
+  } catch (error) {
     console.error("Payment provider error:", error instanceof Error ? error.message : "unknown");
     return { status: "unknown", reason: "The payment provider did not answer." };
   }

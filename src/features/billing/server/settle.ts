@@ -32,7 +32,7 @@ export async function settleFailed(
 ): Promise<Settled> {
   const [failed] = await tx
     .update(orders)
-    .set({ status: "failed", failureCode: code, failureReason: reason })
+    .set({ status: "failed", failureCode: code, failureReason: reason, claimedUntil: null })
     .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
     .returning();
   if (!failed) {
@@ -74,7 +74,7 @@ export async function settlePaid(
   const { key, paidAt } = options;
   const [paidOrder] = await tx
     .update(orders)
-    .set({ status: "paid", paidAt, failureCode: null, failureReason: null })
+    .set({ status: "paid", paidAt, failureCode: null, failureReason: null, claimedUntil: null })
     .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
     .returning();
   if (!paidOrder) {
@@ -90,13 +90,15 @@ export async function settlePaid(
     .select({ name: organization.name })
     .from(organization)
     .where(eq(organization.id, order.organizationId));
-  const periodEnd = addPeriod(paidAt, order.interval);
+  // A renewal pays for the period that follows the last one; a checkout's period starts when paid.
+  const periodStart = order.periodStart ?? paidAt;
+  const periodEnd = addPeriod(periodStart, order.interval);
   const subscription = {
     plan: order.plan,
     interval: order.interval,
     currency: order.currency,
     status: "active" as const,
-    currentPeriodStart: paidAt,
+    currentPeriodStart: periodStart,
     currentPeriodEnd: periodEnd,
     cancelAtPeriodEnd: false,
     scheduledPlan: null,
@@ -135,7 +137,7 @@ export async function settlePaid(
     billing: { name: order.billingName, country: order.billingCountry, vatId: order.vatId },
     plan: order.plan,
     interval: order.interval,
-    period: { start: paidAt.toISOString(), end: periodEnd.toISOString() },
+    period: { start: periodStart.toISOString(), end: periodEnd.toISOString() },
     currency: order.currency,
     net: money(order.netMinor),
     tax: money(order.taxMinor),

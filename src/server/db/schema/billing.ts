@@ -81,9 +81,18 @@ export const orders = pgTable(
     failureReason: text("failure_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** A renewal: the start of the period it pays for (null for a checkout, whose period starts when paid). */
+    periodStart: timestamp("period_start", { withTimezone: true }),
+    /**
+     * While in the future, one instance is charging this renewal outside any transaction; the others
+     * leave it alone. Past (the instance died), the next run charges it again under the same key.
+     */
+    claimedUntil: timestamp("claimed_until", { withTimezone: true }),
   },
   (table) => [
     uniqueIndex("orders_org_idempotency_unique").on(table.organizationId, table.idempotencyKey),
+    // Each period of a subscription is renewed at most once.
+    uniqueIndex("orders_renewal_period_unique").on(table.organizationId, table.periodStart),
     index("orders_org_created_idx").on(table.organizationId, table.createdAt),
     index("orders_status_paid_idx").on(table.status, table.paidAt),
     check("orders_amounts_check", sql`${table.netMinor} + ${table.taxMinor} = ${table.totalMinor}`),
