@@ -2,9 +2,9 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { planOf } from "@/core/billing/plans";
-import { organizationPlan } from "./billing/subscription";
 import type { Db, Tx } from "./db/client";
 import { apiKeys, apiUsage, user } from "./db/schema";
+import { organizationPlan } from "./plan-limits";
 import { consumeRateLimit } from "./rate-limit";
 
 /**

@@ -1,17 +1,39 @@
 import "server-only";
 import { and, count, eq, gt } from "drizzle-orm";
-import { planOf, upgradeFor } from "@/core/billing/plans";
+import { type PlanId, planOf, upgradeFor } from "@/core/billing/plans";
+import { effectivePlan } from "@/core/billing/subscription";
 import { plural } from "@/core/plural";
-import { planIdOf } from "./api-keys";
-import type { Db } from "./db/client";
-import { invitation, member } from "./db/schema";
+import type { Db, Tx } from "./db/client";
+import { invitation, member, subscriptions } from "./db/schema";
+
+/*
+ * The plan an organization has at this moment, and what it allows. Billing writes subscriptions;
+ * this read sits in the shared server layer because sign-up, invitations and the API quota (below
+ * features) enforce the plan too.
+ */
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export async function getSubscription(db: Db | Tx, organizationId: string): Promise<SubscriptionRow | null> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
+  return row ?? null;
+}
+
+/** The plan the organization has now (Free without a subscription or after it ended). */
+export async function organizationPlan(
+  db: Db | Tx,
+  organizationId: string,
+  now = new Date(),
+): Promise<PlanId> {
+  return effectivePlan(await getSubscription(db, organizationId), now);
+}
 
 /** Better Auth needs a number; an unlimited plan still stops at this many members. */
 export const MEMBER_HARD_CAP = 500;
 
 /** The most members an organization's plan allows (the hard cap for unlimited plans). */
 export async function memberLimitOf(db: Db, organizationId: string): Promise<number> {
-  return planOf(await planIdOf(db, organizationId)).limits.members ?? MEMBER_HARD_CAP;
+  return planOf(await organizationPlan(db, organizationId)).limits.members ?? MEMBER_HARD_CAP;
 }
 
 /**
@@ -24,7 +46,7 @@ export async function memberLimitProblem(
   organizationId: string,
   options: { countPending: boolean },
 ): Promise<string | null> {
-  const plan = planOf(await planIdOf(db, organizationId));
+  const plan = planOf(await organizationPlan(db, organizationId));
   const limit = plan.limits.members ?? MEMBER_HARD_CAP;
   const [members] = await db
     .select({ n: count() })

@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { loadReceipt } from "@/features/billing/queries";
-import { ReceiptView } from "@/features/billing/receipt-view";
+import { loadReceipt, ReceiptView, sellerDetails } from "@/features/billing";
 import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { sellerDetails } from "@/server/seller";
 
 export const metadata: Metadata = {
   title: "Receipt",

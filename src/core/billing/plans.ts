@@ -5,7 +5,10 @@ import { PLAN_NAMES } from "./plan-names";
  * The plans, defined once. Prices are US dollars as decimal strings (never binary floats); a
  * yearly subscription costs ten months. Limits are per organization; `null` means unlimited.
  */
-export const PLAN_IDS = ["free", "pro", "team"] as const;
+/** Plans that are paid for: every plan but Free. */
+export const PAID_PLAN_IDS = ["pro", "team"] as const;
+export type PaidPlanId = (typeof PAID_PLAN_IDS)[number];
+export const PLAN_IDS = ["free", ...PAID_PLAN_IDS] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 export const BILLING_INTERVALS = ["monthly", "yearly"] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];

@@ -166,7 +166,7 @@ describe("subscription periods", () => {
     );
   });
 
-  it("keeps the paid plan until the period ends, then applies a cancel or downgrade", () => {
+  it("keeps the paid plan until the period ends, and no longer without a renewal", () => {
     const end = new Date("2026-12-23T00:00:00Z");
     const sub = {
       plan: "team" as const,
@@ -178,7 +178,12 @@ describe("subscription periods", () => {
     };
     expect(effectivePlan(sub, new Date("2026-12-22T23:59:59Z"))).toBe("team");
     expect(effectivePlan(sub, end)).toBe("free");
-    expect(effectivePlan({ ...sub, cancelAtPeriodEnd: false, scheduledPlan: "pro" }, end)).toBe("pro");
+    // A period that ends unpaid keeps no paid limits, whatever was scheduled for the renewal.
+    expect(effectivePlan({ ...sub, cancelAtPeriodEnd: false, scheduledPlan: "pro" }, end)).toBe("free");
+    expect(effectivePlan({ ...sub, cancelAtPeriodEnd: false }, end)).toBe("free");
+    expect(effectivePlan({ ...sub, cancelAtPeriodEnd: false }, new Date("2027-06-01T00:00:00Z"))).toBe(
+      "free",
+    );
     expect(effectivePlan(null, end)).toBe("free");
     expect(downgradeTargets("team")).toEqual(["pro"]);
     expect(downgradeTargets("pro")).toEqual([]);

@@ -10,6 +10,7 @@ import { roundDiv } from "../money/rational";
 import { addTax, extractTax } from "../money/tax";
 import { type BillingInterval, type Plan, planPriceUsd, YEARLY_MONTHS } from "./plans";
 import { standardTaxRate } from "./tax-rates";
+import type { TaxTreatment } from "./vocabulary";
 
 export const PRICE_ROUNDING: RoundingMode = "half-even";
 
@@ -78,7 +79,7 @@ export const YEARLY_FREE_MONTHS = 12 - YEARLY_MONTHS;
  * How a price relates to tax: `exclusive` (the price is before tax; tax is added on top) or `inclusive`
  * (the price already contains the tax; the tax is extracted from it).
  */
-export type TaxTreatment = "exclusive" | "inclusive";
+export type { TaxTreatment };
 
 export interface OrderAmounts {
   readonly net: Money;

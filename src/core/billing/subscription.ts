@@ -2,10 +2,12 @@
  * Subscription periods and what happens at their end. Pure: `now` is passed in.
  *
  * A paid order starts a period (one month or one year). During it the organization has the plan it
- * paid for. Cancel at period end returns it to Free when the period ends; a downgrade (Team to Pro)
- * takes effect at the period's end. Changes never cut a paid period short.
+ * paid for, and no longer: only a renewal (a new paid period) extends it. Cancel at period end means
+ * no renewal; a downgrade (Team to Pro) is the plan the renewal charges. Changes never cut a paid
+ * period short.
  */
 import type { BillingInterval, PlanId } from "./plans";
+import type { SubscriptionStatus } from "./vocabulary";
 
 /** The same day of the month one month (or one year) later, clamped to the month's last day, in UTC. */
 export function addPeriod(start: Date, interval: BillingInterval): Date {
@@ -21,18 +23,20 @@ export function addPeriod(start: Date, interval: BillingInterval): Date {
 export interface SubscriptionState {
   plan: Exclude<PlanId, "free">;
   interval: BillingInterval;
-  status: "active" | "ended";
+  status: SubscriptionStatus;
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
   scheduledPlan: Exclude<PlanId, "free"> | null;
 }
 
-/** The plan an organization has now. */
+/**
+ * The plan an organization has now: the paid plan only inside a period that was paid for. When the
+ * period ends the subscription must have been renewed (which starts a new period, on the scheduled
+ * plan if a downgrade was set); a period that ends unpaid, cancelled or not, falls back to Free.
+ */
 export function effectivePlan(sub: SubscriptionState | null | undefined, now: Date): PlanId {
   if (sub?.status !== "active") return "free";
-  if (now < sub.currentPeriodEnd) return sub.plan;
-  if (sub.cancelAtPeriodEnd) return "free";
-  return sub.scheduledPlan ?? sub.plan;
+  return now < sub.currentPeriodEnd ? sub.plan : "free";
 }
 
 const RANK: Record<PlanId, number> = { free: 0, pro: 1, team: 2 };

@@ -9,7 +9,9 @@ export type TestCardOutcome =
   | "insufficient_funds"
   | "expired_card"
   | "slow_approve"
-  | "timeout";
+  | "timeout"
+  /** Approves the charge at checkout; every later charge of the card on file is declined. */
+  | "approve_then_decline";
 
 export interface TestCard {
   readonly number: string;
@@ -48,6 +50,12 @@ export const TEST_CARDS: readonly TestCard[] = [
     brand: "Visa",
     outcome: "timeout",
     description: "Charged, but the answer is lost: the order stays pending until it is submitted again",
+  },
+  {
+    number: "4000000000000341",
+    brand: "Visa",
+    outcome: "approve_then_decline",
+    description: "Approved at checkout; later charges of the card on file (renewals) are declined",
   },
 ];
 

@@ -56,8 +56,8 @@ describe("the body caps shared by the edge and the route handlers", () => {
     const uses: Record<string, string> = {
       "src/app/api/v1/calculate/route.ts": "BODY_CAPS.calculate",
       "src/app/api/views/route.ts": "BODY_CAPS.pageView",
-      "src/features/checkout/api.ts": "BODY_CAPS.receiptVerify",
-      "src/server/billing/stripe-webhook.ts": "BODY_CAPS.stripeWebhook",
+      "src/features/billing/api/receipts.ts": "BODY_CAPS.receiptVerify",
+      "src/features/billing/server/stripe-webhook.ts": "BODY_CAPS.stripeWebhook",
       "src/server/auth/hardening.ts": "BODY_CAPS.auth",
       "src/server/monitoring/tunnel.ts": "BODY_CAPS.monitoringReplay",
     };

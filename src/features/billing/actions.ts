@@ -1,10 +1,18 @@
 "use server";
 
 import { z } from "zod";
+import { checkCard } from "@/core/billing/card";
 import { type ActionResult, action } from "@/server/action";
 import { MANAGER_ROLES } from "@/server/authz";
-import { cancelAtPeriodEnd, keepPlan, scheduleDowngrade } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
+import { getEnv } from "@/server/env";
+import { loadRateTable } from "@/server/fx";
+import { getPaymentProvider } from "@/server/payments";
+import { PAYMENT_PENDING } from "./idempotency";
+import { checkoutSchema } from "./schemas";
+import { processCheckout } from "./server/checkout";
+import { sellerDetails } from "./server/seller";
+import { cancelAtPeriodEnd, keepPlan, scheduleDowngrade } from "./server/subscription";
 
 const manage = { kind: "org", roles: MANAGER_ROLES } as const;
 
@@ -32,3 +40,49 @@ export const keepPlanAction = action(manage, z.object({}), async ({ viewer }): P
     ? { ok: true, data: undefined, message: "The plan continues as it is." }
     : { ok: false, error: result.error };
 });
+
+export type CheckoutResult = ActionResult<{ receiptNumber: string | null; alreadyActive: boolean }>;
+
+/**
+ * Pays for a plan. The card lives only in this request: `processCheckout` keeps its brand and last
+ * four digits, and nothing here logs the input.
+ */
+export const checkoutAction = action(
+  // Buying needs a confirmed email address (issue 10), checked on the server for every submit.
+  { kind: "org", roles: MANAGER_ROLES, verifiedEmail: true },
+  checkoutSchema,
+  async ({ viewer, input }): Promise<CheckoutResult> => {
+    const card = checkCard({ number: input.cardNumber, expiry: input.expiry, cvc: input.cvc }, new Date());
+    if (!card.ok) {
+      return { ok: false, error: "Please correct the card details.", fieldErrors: card.errors };
+    }
+    const db = getDb();
+    const outcome = await processCheckout(
+      db,
+      await getPaymentProvider(),
+      await loadRateTable(db),
+      {
+        organization: viewer.org,
+        userId: viewer.user.id,
+        idempotencyKey: input.idempotencyKey,
+        plan: input.plan,
+        interval: input.interval,
+        currency: input.currency,
+        billing: { name: input.name, country: input.country, vatId: input.vatId || null },
+        card: card.card,
+      },
+      { issuer: getEnv().APP_URL ?? "Abacus", seller: sellerDetails() },
+    );
+    if (outcome.status === "invalid") return { ok: false, error: outcome.message };
+    if (outcome.status === "failed") {
+      return { ok: false, error: outcome.reason, fieldErrors: { cardNumber: outcome.reason } };
+    }
+    // Not known whether the money moved: the form keeps its key, so its retry checks on this order.
+    if (outcome.status === "pending") return { ok: false, error: outcome.reason, code: PAYMENT_PENDING };
+    return {
+      ok: true,
+      data: { receiptNumber: outcome.receiptNumber, alreadyActive: outcome.alreadyActive ?? false },
+      message: outcome.alreadyActive ? "Your organization already has this plan." : "Payment received.",
+    };
+  },
+);

@@ -1,8 +1,8 @@
 import "server-only";
-import { findReceipt, listOrders } from "@/server/billing/checkout";
-import { publishedKeys } from "@/server/billing/receipt-keys";
-import { getSubscription } from "@/server/billing/subscription";
 import type { Db } from "@/server/db/client";
+import { findReceipt, listOrders } from "./server/queries";
+import { publishedKeys } from "./server/receipt-keys";
+import { getSubscription } from "./server/subscription";
 
 export async function loadBilling(db: Db, organizationId: string) {
   const [subscription, orders] = await Promise.all([

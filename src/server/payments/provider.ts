@@ -21,19 +21,49 @@ export interface ChargeRequest {
 }
 
 /**
- * - `succeeded`: the money was taken.
+ * A card kept for later charges: the provider's reusable reference to it (a token, or a Stripe
+ * Customer and PaymentMethod) and what a customer recognises it by. Never the number.
+ */
+export interface SavedCard {
+  /** The provider's customer, when it has one (Stripe's `cus_…`). */
+  customerReference: string | null;
+  /** What the provider charges later: a test token or Stripe's `pm_…`. */
+  methodReference: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** A charge of a card on file, without the customer present (a renewal, a proration). */
+export interface SavedChargeRequest {
+  amount: Money;
+  card: Pick<SavedCard, "customerReference" | "methodReference">;
+  /** Derived from what is paid for and the attempt, so a retried call never charges twice. */
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+/**
+ * - `succeeded`: the money was taken; at checkout, `saved` is the card kept for later charges.
  * - `declined`: the provider definitely did not take it (a card decline, an invalid request); the
  *   order may fail and a new attempt under a new key is safe.
  * - `unknown`: no definite answer (timeout, network error, 5xx, a payment still processing). The
  *   money may or may not have been taken: the order stays pending, and only the same key may retry.
  */
 export type ChargeResult =
-  | { status: "succeeded"; reference: string }
+  | { status: "succeeded"; reference: string; saved?: SavedCard }
   | { status: "declined"; code: string; reason: string; reference?: string }
   | { status: "unknown"; reason: string; reference?: string };
 
 export interface PaymentProvider {
   readonly id: "test" | "stripe";
-  /** Resolves with the outcome; a thrown error counts as `unknown` (never as a decline). */
+  /**
+   * Charges the card typed at checkout and keeps it for later charges. Resolves with the outcome; a
+   * thrown error counts as `unknown` (never as a decline).
+   */
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** Charges a card on file off-session; the same outcomes as `charge`. */
+  chargeSaved(request: SavedChargeRequest): Promise<ChargeResult>;
 }

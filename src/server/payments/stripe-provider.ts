@@ -1,18 +1,21 @@
 import "server-only";
 import Stripe from "stripe";
-import type { ChargeRequest, ChargeResult, PaymentProvider } from "./provider";
+import type { ChargeRequest, ChargeResult, PaymentProvider, SavedChargeRequest } from "./provider";
 
 /** How long one request to Stripe may take before the SDK gives up on it (and retries it, same key). */
 export const STRIPE_TIMEOUT_MS = 20_000;
 
 /**
- * Stripe, through the official SDK. The card is turned into a PaymentMethod and a PaymentIntent is
- * confirmed at once, sent with `Idempotency-Key: pm:<order key>` and `pi:<order key>`, where the order
+ * Stripe, through the official SDK. At checkout the card becomes a PaymentMethod on a new Customer and
+ * a PaymentIntent is confirmed at once (saved for off-session use), sent with `Idempotency-Key:
+ * cus:<order key>`, `pm:<order key>` and `pi:<order key>`, where the order
  * key is `${organizationId}:${formKey}` and never changes for one order. A retried request (the SDK's
  * own retries, or a later attempt at the same pending order) therefore gets Stripe's saved answer to
  * the first one instead of a second charge. (Sending card numbers to Stripe's API needs raw card data
  * access on the account; an account without it should put Stripe Elements in front, which this
- * interface allows.) Amounts are our minor units, which are Stripe's smallest currency units.
+ * interface allows.) Later charges (`chargeSaved`) confirm an off-session PaymentIntent on that
+ * Customer and PaymentMethod under `pi:<key>`, the key derived from what is paid for and the attempt.
+ * Amounts are our minor units, which are Stripe's smallest currency units.
  *
  * Only an answer that says no money moved is a decline (a card error, an invalid request). A timeout,
  * a connection error, a 5xx, a rate limit, an idempotency conflict or a payment still `processing` is
@@ -24,17 +27,14 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
   return {
     id: "stripe",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      // Stripe takes the amount as a JSON number of minor units: convert the bigint only when the
-      // number holds it exactly, and before anything is sent (Stripe refuses more than 8 digits anyway).
-      const minor = request.amount.amount;
-      if (minor <= 0n || minor > BigInt(Number.MAX_SAFE_INTEGER)) {
-        return {
-          status: "declined",
-          code: "amount_invalid",
-          reason: "The amount cannot be charged through Stripe.",
-        };
-      }
+      const amount = stripeAmount(request.amount.amount);
+      if (amount === null) return AMOUNT_INVALID;
       try {
+        // The card is kept on a Customer for later off-session charges (renewals, prorations).
+        const customer = await stripe.customers.create(
+          { metadata: request.metadata },
+          { idempotencyKey: `cus:${request.idempotencyKey}` },
+        );
         const method = await stripe.paymentMethods.create(
           {
             type: "card",
@@ -49,9 +49,11 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
         );
         const intent = await stripe.paymentIntents.create(
           {
-            amount: Number(minor),
+            amount,
             currency: request.amount.currency.toLowerCase(),
+            customer: customer.id,
             payment_method: method.id,
+            setup_future_usage: "off_session",
             confirm: true,
             description: request.description,
             metadata: request.metadata,
@@ -59,24 +61,75 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
           },
           { idempotencyKey: `pi:${request.idempotencyKey}` },
         );
-        if (intent.status === "succeeded") return { status: "succeeded", reference: intent.id };
-        if (intent.status === "processing") {
-          return {
-            status: "unknown",
-            reason: "Stripe is still processing the payment.",
-            reference: intent.id,
-          };
-        }
+        const result = intentOutcome(intent);
+        if (result.status !== "succeeded") return result;
         return {
-          status: "declined",
-          code: "card_declined",
-          reason: `The payment needs more steps (${intent.status}); try another card.`,
-          reference: intent.id,
+          ...result,
+          saved: {
+            customerReference: customer.id,
+            methodReference: method.id,
+            brand: request.card.brand,
+            last4: request.card.last4,
+            expMonth: request.card.expMonth,
+            expYear: request.card.expYear,
+          },
         };
       } catch (error) {
         return classifyStripeError(error);
       }
     },
+    async chargeSaved(request: SavedChargeRequest): Promise<ChargeResult> {
+      const amount = stripeAmount(request.amount.amount);
+      if (amount === null) return AMOUNT_INVALID;
+      if (!request.card.customerReference) {
+        return { status: "declined", code: "no_customer", reason: "The card on file is not a Stripe card." };
+      }
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: request.amount.currency.toLowerCase(),
+            customer: request.card.customerReference,
+            payment_method: request.card.methodReference,
+            off_session: true,
+            confirm: true,
+            description: request.description,
+            metadata: request.metadata,
+          },
+          { idempotencyKey: `pi:${request.idempotencyKey}` },
+        );
+        return intentOutcome(intent);
+      } catch (error) {
+        return classifyStripeError(error);
+      }
+    },
+  };
+}
+
+const AMOUNT_INVALID: ChargeResult = {
+  status: "declined",
+  code: "amount_invalid",
+  reason: "The amount cannot be charged through Stripe.",
+};
+
+/**
+ * Stripe takes the amount as a JSON number of minor units: the bigint converts only when the number
+ * holds it exactly, and before anything is sent (Stripe refuses more than 8 digits anyway).
+ */
+function stripeAmount(minor: bigint): number | null {
+  return minor <= 0n || minor > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(minor);
+}
+
+function intentOutcome(intent: Stripe.PaymentIntent): ChargeResult {
+  if (intent.status === "succeeded") return { status: "succeeded", reference: intent.id };
+  if (intent.status === "processing") {
+    return { status: "unknown", reason: "Stripe is still processing the payment.", reference: intent.id };
+  }
+  return {
+    status: "declined",
+    code: "card_declined",
+    reason: `The payment needs more steps (${intent.status}); try another card.`,
+    reference: intent.id,
   };
 }
 

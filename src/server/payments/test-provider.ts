@@ -1,7 +1,23 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { DECLINE_REASONS, SLOW_APPROVAL_MS, TEST_CARDS } from "@/core/billing/test-cards";
-import type { ChargeRequest, ChargeResult, PaymentProvider } from "./provider";
+import {
+  DECLINE_REASONS,
+  SLOW_APPROVAL_MS,
+  TEST_CARDS,
+  type TestCardOutcome,
+} from "@/core/billing/test-cards";
+import type { ChargeRequest, ChargeResult, PaymentProvider, SavedCard, SavedChargeRequest } from "./provider";
+
+const TOKEN_PREFIX = "test_pm_";
+
+/**
+ * A test card's token: what later charges of it do, plus a random part. It names the outcome, never
+ * the number, so any process (another app instance, the billing clock) can charge it.
+ */
+function tokenFor(outcome: TestCardOutcome): string {
+  const later = outcome === "approve_then_decline" ? "decline" : "approve";
+  return `${TOKEN_PREFIX}${later}_${randomUUID().replace(/-/g, "")}`;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -14,6 +30,8 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
   // The timeout card's charges, by idempotency key: like a real provider, a retry with the same key
   // gets the first attempt's result (here: the charge that went through) instead of a new charge.
   const lostAnswers = new Map<string, string>();
+  // Off-session charges by idempotency key: a retry gets the first answer, never a second charge.
+  const savedCharges = new Map<string, ChargeResult>();
   return {
     id: "test",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
@@ -28,12 +46,21 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
         reference,
       });
       if (!card) return decline("unknown_test_card");
+      const saved: SavedCard = {
+        customerReference: null,
+        methodReference: tokenFor(card.outcome),
+        brand: request.card.brand,
+        last4: request.card.last4,
+        expMonth: request.card.expMonth,
+        expYear: request.card.expYear,
+      };
       switch (card.outcome) {
         case "approve":
-          return { status: "succeeded", reference };
+        case "approve_then_decline":
+          return { status: "succeeded", reference, saved };
         case "slow_approve":
           await sleep(slowMs);
-          return { status: "succeeded", reference };
+          return { status: "succeeded", reference, saved };
         case "decline":
           return decline("card_declined");
         case "insufficient_funds":
@@ -44,6 +71,30 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
           lostAnswers.set(request.idempotencyKey, reference);
           return { status: "unknown", reason: "The test provider's answer was lost (test card)." };
       }
+    },
+    async chargeSaved(request: SavedChargeRequest): Promise<ChargeResult> {
+      const earlier = savedCharges.get(request.idempotencyKey);
+      if (earlier) return earlier;
+      const token = request.card.methodReference;
+      const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
+      let result: ChargeResult;
+      if (token.startsWith(`${TOKEN_PREFIX}approve_`)) result = { status: "succeeded", reference };
+      else if (token.startsWith(`${TOKEN_PREFIX}decline_`)) {
+        result = {
+          status: "declined",
+          code: "card_declined",
+          reason: DECLINE_REASONS.card_declined ?? "",
+          reference,
+        };
+      } else {
+        result = {
+          status: "declined",
+          code: "unknown_test_card",
+          reason: DECLINE_REASONS.unknown_test_card ?? "",
+        };
+      }
+      savedCharges.set(request.idempotencyKey, result);
+      return result;
     },
   };
 }

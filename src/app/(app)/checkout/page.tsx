@@ -3,14 +3,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { planLabel } from "@/core/billing/plan-names";
-import { formatMinor } from "@/features/billing/format";
-import { CheckoutForm } from "@/features/checkout/checkout-form";
-import { newIdempotencyKey } from "@/features/checkout/idempotency";
-import { buildQuote, parseSelection } from "@/features/checkout/quote";
-import { OrderSelection } from "@/features/checkout/selection";
+import {
+  buildQuote,
+  CheckoutForm,
+  formatMinor,
+  getSubscription,
+  lastBillingDetails,
+  newIdempotencyKey,
+  OrderSelection,
+  parseSelection,
+  pendingOrder,
+} from "@/features/billing";
 import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
-import { lastBillingDetails, pendingOrder } from "@/server/billing/checkout";
-import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";

@@ -5,7 +5,7 @@ import { MEMBER_ROLE_LABELS, memberRoleOf } from "@/core/auth/roles";
 import { upgradeFor } from "@/core/billing/plans";
 import { ApiKeys } from "@/features/api-keys/api-keys";
 import { listApiKeys } from "@/features/api-keys/service";
-import { BillingSection } from "@/features/billing/billing-section";
+import { BillingSection } from "@/features/billing";
 import { dashboardUsage, memberSummary } from "@/features/dashboard/queries";
 import { UsageChart, UsageOverview } from "@/features/dashboard/usage";
 import { HistoryList } from "@/features/history/history-list";

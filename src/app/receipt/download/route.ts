@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { loadReceipt } from "@/features/billing/queries";
+import { loadReceipt } from "@/features/billing";
 import { getAuth } from "@/server/auth";
 import { loadMembership, loadViewer } from "@/server/authz";
 import { getDb } from "@/server/db/client";

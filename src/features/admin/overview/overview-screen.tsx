@@ -5,6 +5,7 @@ import { TimeSeries } from "@/components/charts/time-series";
 import { Card } from "@/components/ui/card";
 import { formatMoney } from "@/core/money/format";
 import { plural } from "@/core/plural";
+import { receiptKeyOverview } from "@/features/billing";
 import { cn } from "@/lib/utils";
 import {
   databaseVersion,
@@ -18,7 +19,6 @@ import {
   revenueByCurrency,
   signUpsByDay,
 } from "@/server/admin-overview";
-import { receiptKeyOverview } from "@/server/billing/receipt-keys";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { getMonitoringConfig } from "@/server/monitoring";

@@ -1,5 +1,5 @@
+import { handleStripeWebhook } from "@/features/billing";
 import { apiMethods, apiRoute } from "@/server/api";
-import { handleStripeWebhook } from "@/server/billing/stripe-webhook";
 import { getDb } from "@/server/db/client";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { calculateBody, convertQuery } from "@/features/calculator/api-schemas";
-import { verifyReceiptBody } from "@/features/checkout/schemas";
+import { verifyReceiptBody } from "@/features/billing";
 import {apiMethods, apiRoute} from "@/server/api";
 import { appOrigin } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";

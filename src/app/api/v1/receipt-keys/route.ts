@@ -1,4 +1,4 @@
-import { receiptKeysResponse } from "@/features/checkout/api";
+import { receiptKeysResponse } from "@/features/billing";
 import { apiMethods, apiRoute } from "@/server/api";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { verifyReceiptResponse } from "@/features/checkout/api";
+import { verifyReceiptResponse } from "@/features/billing";
 import { apiMethods, apiRoute } from "@/server/api";
 
 export const dynamic = "force-dynamic";

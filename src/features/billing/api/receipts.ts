@@ -3,10 +3,10 @@ import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { firstDuplicateKey } from "@/core/receipts/duplicate-keys";
 import { duplicateKeyMessage, verifyReceipt } from "@/core/receipts/receipt";
 import { apiError, limitAnonymousApi } from "@/server/api";
-import { jwks, publishedKeys, toReceiptKeys } from "@/server/billing/receipt-keys";
 import { getDb } from "@/server/db/client";
 import { BodyTooLarge, readBodyCapped } from "@/server/read-body";
-import { verifyReceiptBody } from "./schemas";
+import { verifyReceiptBody } from "../schemas";
+import { jwks, publishedKeys, toReceiptKeys } from "../server/receipt-keys";
 
 const MAX_VERIFY_BYTES = BODY_CAPS.receiptVerify;
 const noStore = { "Cache-Control": "no-store" };

@@ -4,9 +4,9 @@ import { Button } from "@/components/ui/button";
 import { getPlan } from "@/core/billing/plans";
 import { effectivePlan } from "@/core/billing/subscription";
 import { getDb } from "@/server/db/client";
+import { formatDate, formatMinor } from "../format";
+import { loadBilling } from "../queries";
 import { BillingControls } from "./billing-controls";
-import { formatDate, formatMinor } from "./format";
-import { loadBilling } from "./queries";
 
 /**
  * The dashboard's billing section for the active organization: its plan, orders and receipts.

@@ -10,12 +10,22 @@ import { type CheckedCard, checkCard } from "@/core/billing/card";
 import { TEST_CARDS } from "@/core/billing/test-cards";
 import type { RateTable } from "@/core/money";
 import { canonicalJson, verifyReceipt } from "@/core/receipts/receipt";
-import { createTestDatabase } from "../../../tests/support/db";
-import * as schema from "../db/schema";
-import { member, orders, organization, payments, receipts, subscriptions, user } from "../db/schema";
-import { loadRateTable } from "../fx";
-import type { PaymentProvider } from "../payments/provider";
-import { createTestProvider } from "../payments/test-provider";
+import * as schema from "@/server/db/schema";
+import {
+  member,
+  orders,
+  organization,
+  paymentMethods,
+  payments,
+  receipts,
+  subscriptions,
+  user,
+} from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import type { PaymentProvider } from "@/server/payments/provider";
+import { createTestProvider } from "@/server/payments/test-provider";
+import { MEMBER_HARD_CAP, memberLimitOf } from "@/server/plan-limits";
+import { createTestDatabase } from "../../../../tests/support/db";
 import { type CheckoutRequest, processCheckout } from "./checkout";
 import { jwks, publishedKeys, receiptKeyOverview, rotateReceiptKey, toReceiptKeys } from "./receipt-keys";
 import { cancelAtPeriodEnd, keepPlan, organizationPlan, scheduleDowngrade } from "./subscription";
@@ -77,6 +87,7 @@ function counting(inner: PaymentProvider) {
       counter.charges += 1;
       return inner.charge(r);
     },
+    chargeSaved: (r) => inner.chargeSaved(r),
   };
   return { provider, counter };
 }
@@ -84,6 +95,7 @@ function counting(inner: PaymentProvider) {
 describe("every test card", () => {
   const expected: Record<string, { status: string; code?: string }> = {
     approve: { status: "paid" },
+    approve_then_decline: { status: "paid" },
     slow_approve: { status: "paid" },
     decline: { status: "failed", code: "card_declined" },
     insufficient_funds: { status: "failed", code: "insufficient_funds" },
@@ -211,6 +223,9 @@ describe("the card number", () => {
     const failing: PaymentProvider = {
       id: "test",
       charge: async () => {
+        throw new Error("provider exploded");
+      },
+      chargeSaved: async () => {
         throw new Error("provider exploded");
       },
     };
@@ -384,7 +399,8 @@ describe("downgrade and cancel at period end", () => {
     const [sub] = await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, org.id));
     const end = sub?.currentPeriodEnd ?? new Date();
     expect(await organizationPlan(t.db, org.id)).toBe("team");
-    expect(await organizationPlan(t.db, org.id, end)).toBe("pro");
+    // The downgrade is what a renewal would charge; unrenewed, the period ends on Free.
+    expect(await organizationPlan(t.db, org.id, end)).toBe("free");
     expect(await cancelAtPeriodEnd(t.db, org.id)).toMatchObject({
       ok: true,
       subscription: { cancelAtPeriodEnd: true, scheduledPlan: null },
@@ -395,9 +411,130 @@ describe("downgrade and cancel at period end", () => {
       ok: true,
       subscription: { cancelAtPeriodEnd: false },
     });
-    expect(await organizationPlan(t.db, org.id, end)).toBe("team");
+    expect(await organizationPlan(t.db, org.id, new Date(end.getTime() - 1))).toBe("team");
     const free = await newOrg();
     expect(await cancelAtPeriodEnd(t.db, free.id)).toMatchObject({ ok: false });
     await t.db.execute(sql`select 1`);
+  });
+});
+
+describe("a period that ends unpaid", () => {
+  it("keeps no paid limits once it is over", async () => {
+    const org = await newOrg();
+    await processCheckout(t.db, createTestProvider(), rates, request(org, { plan: "team" }));
+    expect(await organizationPlan(t.db, org.id)).toBe("team");
+    expect(await memberLimitOf(t.db, org.id)).toBe(MEMBER_HARD_CAP);
+    // The period ended a second ago and nothing renewed it.
+    await t.db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: new Date(Date.now() - 1000) })
+      .where(eq(subscriptions.organizationId, org.id));
+    expect(await organizationPlan(t.db, org.id)).toBe("free");
+    expect(await memberLimitOf(t.db, org.id)).toBe(1);
+  });
+});
+
+describe("financial records", () => {
+  it("outlive the organization and the user that paid: revenue does not change", async () => {
+    await t.db
+      .insert(user)
+      .values({ id: "u-leaver", name: "Lea Leaver", email: "lea@example.com", onboardingStep: "done" });
+    const org = await newOrg();
+    const paid = await processCheckout(t.db, createTestProvider(), rates, {
+      ...request(org, { billing: { name: "Leaver KK", country: "JP", vatId: null } }),
+      userId: "u-leaver",
+    });
+    if (paid.status !== "paid") throw new Error(`expected a paid order, got ${paid.status}`);
+    const revenue = async () =>
+      (
+        await t.db.execute<{ total: string }>(
+          sql`select coalesce(sum(total_minor), 0)::text as total from orders where status = 'paid'`,
+        )
+      )[0]?.total;
+    const before = await revenue();
+
+    await t.db.delete(organization).where(eq(organization.id, org.id));
+    await t.db.delete(user).where(eq(user.id, "u-leaver"));
+
+    const [order] = await t.db.select().from(orders).where(eq(orders.id, paid.orderId));
+    expect(order).toMatchObject({
+      status: "paid",
+      organizationId: org.id,
+      billingName: "Leaver KK",
+      userId: null,
+    });
+    expect(await t.db.select().from(payments).where(eq(payments.orderId, paid.orderId))).toHaveLength(1);
+    const [receipt] = await t.db.select().from(receipts).where(eq(receipts.orderId, paid.orderId));
+    expect(receipt?.receiptNumber).toBe(paid.receiptNumber);
+    const keys = toReceiptKeys(await publishedKeys(t.db));
+    expect(verifyReceipt(receipt?.payload ?? "", receipt?.signature ?? "", keys).valid).toBe(true);
+    expect(await revenue()).toBe(before);
+    // A record is never deleted by accident either: payments and receipts hold their order.
+    await expect(t.db.delete(orders).where(eq(orders.id, paid.orderId))).rejects.toThrow();
+  });
+});
+
+describe("the card on file", () => {
+  async function cardOnFile(orgId: string) {
+    const [row] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.organizationId, orgId));
+    return row;
+  }
+  const later = (token: string, key: string) => ({
+    amount: { amount: 2068n, currency: "JPY" },
+    card: { customerReference: null, methodReference: token },
+    idempotencyKey: key,
+    description: "Abacus Pro (monthly) renewal",
+    metadata: {},
+  });
+
+  it("is kept at checkout as brand, last four, expiry and a token that charges it later", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("5555555555554444") }));
+    const saved = await cardOnFile(org.id);
+    expect(saved).toMatchObject({
+      provider: "test",
+      brand: "Mastercard",
+      last4: "4444",
+      expMonth: 12,
+      expYear: 2030,
+    });
+    expect(saved?.methodReference).toMatch(/^test_pm_/);
+    expect(saved?.methodReference).not.toContain("5555555555554444");
+    // Another instance (a new provider object) charges the token; the same key answers the same.
+    const other = createTestProvider();
+    const first = await other.chargeSaved(later(saved?.methodReference ?? "", "renew:1"));
+    expect(first).toMatchObject({ status: "succeeded" });
+    expect(await other.chargeSaved(later(saved?.methodReference ?? "", "renew:1"))).toEqual(first);
+  });
+
+  it("of the approve-then-decline test card pays at checkout and declines later charges", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    expect(
+      await processCheckout(t.db, provider, rates, request(org, { card: card("4000000000000341") })),
+    ).toMatchObject({ status: "paid" });
+    const saved = await cardOnFile(org.id);
+    expect(saved).toMatchObject({ brand: "Visa", last4: "0341" });
+    expect(await provider.chargeSaved(later(saved?.methodReference ?? "", "renew:2"))).toMatchObject({
+      status: "declined",
+      code: "card_declined",
+    });
+  });
+
+  it("is not kept from a declined checkout, and a later checkout replaces it", async () => {
+    const org = await newOrg();
+    const provider = createTestProvider();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("4000000000000002") }));
+    expect(await cardOnFile(org.id)).toBeUndefined();
+    await processCheckout(t.db, provider, rates, request(org, { card: card("4242424242424242") }));
+    expect(await cardOnFile(org.id)).toMatchObject({ last4: "4242" });
+    await processCheckout(
+      t.db,
+      provider,
+      rates,
+      request(org, { plan: "team", card: card("378282246310005") }),
+    );
+    expect(await cardOnFile(org.id)).toMatchObject({ brand: "American Express", last4: "0005" });
   });
 });

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { planLabel } from "@/core/billing/plan-names";
 import { shortRate } from "@/core/money/input";
 import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
-import { formatAmount, formatDate } from "./format";
+import { formatAmount, formatDate } from "../format";
 import { PrintButton } from "./print-button";
 
 /** base64url of UTF-8 text, for the workbench link's fragment (never sent to a server). */

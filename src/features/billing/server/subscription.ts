@@ -2,24 +2,12 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { PlanId } from "@/core/billing/plans";
 import { downgradeTargets, effectivePlan } from "@/core/billing/subscription";
-import type { Db, Tx } from "../db/client";
-import { subscriptions } from "../db/schema";
+import type { Db } from "@/server/db/client";
+import { getSubscription, type SubscriptionRow } from "@/server/plan-limits";
 
-export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export { getSubscription, organizationPlan, type SubscriptionRow } from "@/server/plan-limits";
 
-export async function getSubscription(db: Db | Tx, organizationId: string): Promise<SubscriptionRow | null> {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
-  return row ?? null;
-}
-
-/** The plan the organization has now (Free without a subscription or after it ended). */
-export async function organizationPlan(
-  db: Db | Tx,
-  organizationId: string,
-  now = new Date(),
-): Promise<PlanId> {
-  return effectivePlan(await getSubscription(db, organizationId), now);
-}
+import { subscriptions } from "@/server/db/schema";
 
 export type ChangeResult = { ok: true; subscription: SubscriptionRow } | { ok: false; error: string };
 

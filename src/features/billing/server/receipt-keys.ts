@@ -5,9 +5,9 @@ import path from "node:path";
 import { and, asc, count, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { base64ToBytes } from "@/core/crypto/encoding";
 import { ed25519KeyId, type ReceiptKey } from "@/core/receipts/receipt";
-import type { Db } from "../db/client";
-import { receiptKeys, receipts } from "../db/schema";
-import { getEnv, pemFromEnv } from "../env";
+import type { Db } from "@/server/db/client";
+import { receiptKeys, receipts } from "@/server/db/schema";
+import { getEnv, pemFromEnv } from "@/server/env";
 
 /**
  * The instance's Ed25519 receipt key. From `RECEIPT_SIGNING_KEY` (PKCS#8 PEM) when set; otherwise it is

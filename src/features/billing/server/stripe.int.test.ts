@@ -1,9 +1,9 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../tests/support/db";
-import { applyStripeEvent } from "../billing/stripe-webhook";
-import { orders, organization } from "../db/schema";
-import { createStripeProvider, verifyStripeWebhook } from "./stripe-provider";
+import { orders, organization } from "@/server/db/schema";
+import { createStripeProvider, verifyStripeWebhook } from "@/server/payments/stripe-provider";
+import { createTestDatabase } from "../../../../tests/support/db";
+import { applyStripeEvent } from "./stripe-webhook";
 
 // Never against the network: webhooks are signed locally with a made-up secret, and the provider
 // is given a stand-in client that records what it would send.
@@ -106,6 +106,12 @@ describe("the Stripe provider", () => {
   it("confirms a PaymentIntent in minor units with the idempotency key", async () => {
     const calls: { params: Record<string, unknown>; options: Record<string, unknown> }[] = [];
     const fake = {
+      customers: {
+        create: async (params: Record<string, unknown>, options: Record<string, unknown>) => {
+          calls.push({ params, options });
+          return { id: "cus_1" };
+        },
+      },
       paymentMethods: {
         create: async (params: Record<string, unknown>, options: Record<string, unknown>) => {
           calls.push({ params, options });
@@ -120,11 +126,31 @@ describe("the Stripe provider", () => {
       },
     } as unknown as Stripe;
     const provider = createStripeProvider("sk_test_x", fake);
-    expect(await provider.charge(request)).toEqual({ status: "succeeded", reference: "pi_1" });
-    expect(calls[1]).toMatchObject({
-      params: { amount: 2068, currency: "jpy", payment_method: "pm_1", confirm: true },
+    expect(await provider.charge(request)).toEqual({
+      status: "succeeded",
+      reference: "pi_1",
+      saved: {
+        customerReference: "cus_1",
+        methodReference: "pm_1",
+        brand: "Visa",
+        last4: "4242",
+        expMonth: 12,
+        expYear: 2030,
+      },
+    });
+    expect(calls[0]).toMatchObject({ options: { idempotencyKey: "cus:org:key" } });
+    expect(calls[2]).toMatchObject({
+      params: {
+        amount: 2068,
+        currency: "jpy",
+        customer: "cus_1",
+        payment_method: "pm_1",
+        setup_future_usage: "off_session",
+        confirm: true,
+      },
       options: { idempotencyKey: "pi:org:key" },
     });
+    expect(JSON.stringify(calls[2])).not.toContain(card.number);
   });
 
   it("refuses an amount a JSON number cannot hold exactly, before calling Stripe", async () => {
@@ -147,6 +173,7 @@ describe("the Stripe provider", () => {
 
   it("turns a card error into a decline with Stripe's reason", async () => {
     const fake = {
+      customers: { create: async () => ({ id: "cus_1" }) },
       paymentMethods: { create: async () => ({ id: "pm_1" }) },
       paymentIntents: {
         create: async () => {

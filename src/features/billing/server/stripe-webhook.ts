@@ -2,13 +2,14 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
-import type { Db } from "../db/client";
-import { orders } from "../db/schema";
-import { getEnv } from "../env";
-import { readBodyCapped } from "../read-body";
-import { sellerDetails } from "../seller";
-import { failPendingOrder, lockOrganizationBilling, settlePaid } from "./checkout";
+import type { Db } from "@/server/db/client";
+import { orders } from "@/server/db/schema";
+import { getEnv } from "@/server/env";
+import { readBodyCapped } from "@/server/read-body";
+import { lockOrganizationBilling } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
+import { sellerDetails } from "./seller";
+import { failPendingOrder, settlePaid } from "./settle";
 
 const MAX_WEBHOOK_BYTES = BODY_CAPS.stripeWebhook;
 
@@ -43,7 +44,7 @@ export async function handleStripeWebhook(db: Db, request: Request): Promise<Res
       { status: 413 },
     );
   }
-  const { verifyStripeWebhook } = await import("../payments/stripe-provider");
+  const { verifyStripeWebhook } = await import("@/server/payments/stripe-provider");
   let event: ReturnType<typeof verifyStripeWebhook>;
   try {
     event = verifyStripeWebhook(payload, signature, env.STRIPE_WEBHOOK_SECRET);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
-import { getEnv, publicOrigin } from "./env";
+import { getEnv, publicOrigin } from "@/server/env";
 
 /**
  * The seller a receipt names, from SELLER_NAME, SELLER_ADDRESS (lines separated by `\n` or ";"),

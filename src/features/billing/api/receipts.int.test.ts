@@ -5,15 +5,15 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkCard } from "@/core/billing/card";
-import { createTestDatabase } from "../../../tests/support/db";
+import { createTestDatabase } from "../../../../tests/support/db";
 
 // The verify endpoint runs for real against a test database; only the process-wide pool is the test's.
 const h = vi.hoisted(() => ({ db: undefined as unknown }));
 vi.mock("@/server/db/client", () => ({ getDb: () => h.db }));
 
-const { verifyReceiptResponse } = await import("./api");
-const { processCheckout } = await import("@/server/billing/checkout");
-const { publishedKeys } = await import("@/server/billing/receipt-keys");
+const { verifyReceiptResponse } = await import("./receipts");
+const { processCheckout } = await import("../server/checkout");
+const { publishedKeys } = await import("../server/receipt-keys");
 const { createTestProvider } = await import("@/server/payments/test-provider");
 const { loadRateTable } = await import("@/server/fx");
 const { member, organization, receipts, user } = await import("@/server/db/schema");

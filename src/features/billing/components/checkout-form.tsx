@@ -12,9 +12,9 @@ import { Input, Label } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { detectBrand, formatCardNumber } from "@/core/billing/card";
 import { shortRate } from "@/core/money/input";
-import { checkoutAction } from "./actions";
-import { newIdempotencyKey, PAYMENT_PENDING } from "./idempotency";
-import type { CheckoutQuote } from "./quote";
+import { checkoutAction } from "../actions";
+import { newIdempotencyKey, PAYMENT_PENDING } from "../idempotency";
+import type { CheckoutQuote } from "../quote";
 
 /**
  * The checkout form and its live order summary. Amounts for every billing country arrive computed on

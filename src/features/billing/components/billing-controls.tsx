@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
-import { cancelPlanAction, downgradePlanAction, keepPlanAction } from "./actions";
+import { cancelPlanAction, downgradePlanAction, keepPlanAction } from "../actions";
 
 type Pending = null | "cancel" | "downgrade";
 

@@ -6,10 +6,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { type CheckedCard, checkCard } from "@/core/billing/card";
 import type { RateTable } from "@/core/money";
 import { verifyReceipt } from "@/core/receipts/receipt";
-import { createTestDatabase } from "../../../tests/support/db";
-import { member, orders, organization, payments, receipts, subscriptions, user } from "../db/schema";
-import { loadRateTable } from "../fx";
-import { createStripeProvider, verifyStripeWebhook } from "../payments/stripe-provider";
+import {
+  member,
+  orders,
+  organization,
+  paymentMethods,
+  payments,
+  receipts,
+  subscriptions,
+  user,
+} from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import { createStripeProvider, verifyStripeWebhook } from "@/server/payments/stripe-provider";
+import { createTestDatabase } from "../../../../tests/support/db";
 import { type CheckoutRequest, processCheckout } from "./checkout";
 import { publishedKeys, toReceiptKeys } from "./receipt-keys";
 import { applyStripeEvent } from "./stripe-webhook";
@@ -29,13 +38,22 @@ interface FakeStripe {
   /** Every request: path and Idempotency-Key. */
   requests: { path: string; key: string }[];
   intents: Map<string, { id: string; amount: number; currency: string; metadata: Record<string, string> }>;
+  /** The form fields of each /v1/payment_intents call, per Idempotency-Key. */
+  intentForms: Map<string, Record<string, string>>;
 }
 
 const HANG_MS = 1_500;
 const CLIENT_TIMEOUT_MS = 300;
 
 function startFakeStripe(): Promise<{ fake: FakeStripe; server: Server }> {
-  const fake: FakeStripe = { port: 0, mode: "ok", charges: new Map(), requests: [], intents: new Map() };
+  const fake: FakeStripe = {
+    port: 0,
+    mode: "ok",
+    charges: new Map(),
+    requests: [],
+    intents: new Map(),
+    intentForms: new Map(),
+  };
   const saved = new Map<string, { status: number; body: string }>();
   let counter = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -60,12 +78,15 @@ function startFakeStripe(): Promise<{ fake: FakeStripe; server: Server }> {
       const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
       counter += 1;
       let answer: { status: number; body: string };
-      if (path === "/v1/payment_methods") {
+      if (path === "/v1/customers") {
+        answer = { status: 200, body: JSON.stringify({ id: `cus_${counter}`, object: "customer" }) };
+      } else if (path === "/v1/payment_methods") {
         answer = {
           status: 200,
           body: JSON.stringify({ id: `pm_${counter}`, object: "payment_method", type: "card" }),
         };
       } else if (path === "/v1/payment_intents") {
+        fake.intentForms.set(key, Object.fromEntries(form));
         if (fake.mode === "decline") {
           answer = {
             status: 402,
@@ -244,7 +265,9 @@ describe("a Stripe timeout never charges twice", () => {
     const keys = fake.requests
       .filter((r) => r.key.endsWith(`${org.id}:${req.idempotencyKey}`))
       .map((r) => r.key);
-    expect(new Set(keys)).toEqual(new Set([`pm:${org.id}:${req.idempotencyKey}`, piKey]));
+    expect(new Set(keys)).toEqual(
+      new Set([`cus:${org.id}:${req.idempotencyKey}`, `pm:${org.id}:${req.idempotencyKey}`, piKey]),
+    );
 
     const second = await processCheckout(t.db, provider(), rates, req);
     expect(second).toMatchObject({ status: "paid", orderId: s.orders[0]?.id });
@@ -422,5 +445,58 @@ describe("Stripe webhooks settle a pending order", () => {
       .where(and(eq(orders.organizationId, org.id), eq(orders.status, "pending")));
     expect(rows).toHaveLength(1);
     expect(await organizationPlan(t.db, org.id)).toBe("free");
+  });
+});
+
+describe("the card on file with Stripe", () => {
+  it("is a PaymentMethod on a Customer, charged off-session once per idempotency key", async () => {
+    const org = await newOrg();
+    const req = request(org);
+    expect(await processCheckout(t.db, provider(), rates, req)).toMatchObject({ status: "paid" });
+    const [saved] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.organizationId, org.id));
+    expect(saved).toMatchObject({
+      provider: "stripe",
+      brand: "Visa",
+      last4: "4242",
+      expMonth: 12,
+      expYear: 2030,
+    });
+    expect(saved?.customerReference).toMatch(/^cus_/);
+    expect(saved?.methodReference).toMatch(/^pm_/);
+    expect(fake.intentForms.get(`pi:${org.id}:${req.idempotencyKey}`)).toMatchObject({
+      customer: saved?.customerReference,
+      payment_method: saved?.methodReference,
+      setup_future_usage: "off_session",
+    });
+
+    const renewal = {
+      amount: { amount: 2068n, currency: "JPY" },
+      card: {
+        customerReference: saved?.customerReference ?? null,
+        methodReference: saved?.methodReference ?? "",
+      },
+      idempotencyKey: `renew:${org.id}:1`,
+      description: "Abacus Pro (monthly) renewal",
+      metadata: { organizationId: org.id },
+    };
+    const first = await provider().chargeSaved(renewal);
+    expect(first).toMatchObject({ status: "succeeded" });
+    expect(fake.intentForms.get(`pi:${renewal.idempotencyKey}`)).toMatchObject({
+      customer: saved?.customerReference,
+      payment_method: saved?.methodReference,
+      off_session: "true",
+      confirm: "true",
+      amount: "2068",
+      currency: "jpy",
+    });
+    // The same key again (a retry after a crash): Stripe's saved answer, no second charge.
+    expect(await provider().chargeSaved(renewal)).toEqual(first);
+    expect(fake.charges.get(`pi:${renewal.idempotencyKey}`)).toBe(1);
+
+    fake.mode = "decline";
+    expect(await provider().chargeSaved({ ...renewal, idempotencyKey: `renew:${org.id}:2` })).toMatchObject({
+      status: "declined",
+      code: "generic_decline",
+    });
   });
 });

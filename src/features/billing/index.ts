@@ -1,0 +1,18 @@
+// Billing's public face: what app routes and other product areas use. Everything else in this
+// folder (the checkout's place/charge/settle steps, the subscription writes) is internal.
+export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
+export { BillingSection } from "./components/billing-section";
+export { CheckoutForm } from "./components/checkout-form";
+export { OrderSelection } from "./components/order-selection";
+export { ReceiptView } from "./components/receipt-view";
+export { formatMinor } from "./format";
+export { newIdempotencyKey } from "./idempotency";
+export { loadReceipt, type ReceiptFile } from "./queries";
+export { buildQuote, parseSelection } from "./quote";
+export { verifyReceiptBody } from "./schemas";
+export { ClockRefused, runTestClock } from "./server/clock";
+export { lastBillingDetails, pendingOrder } from "./server/queries";
+export { receiptKeyOverview } from "./server/receipt-keys";
+export { sellerDetails } from "./server/seller";
+export { handleStripeWebhook } from "./server/stripe-webhook";
+export { getSubscription } from "./server/subscription";

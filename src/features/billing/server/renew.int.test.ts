@@ -1,0 +1,234 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { and, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CheckedCard, checkCard } from "@/core/billing/card";
+import { addPeriod } from "@/core/billing/subscription";
+import type { RateTable } from "@/core/money";
+import * as schema from "@/server/db/schema";
+import { member, orders, organization, receipts, subscriptions, user } from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
+import { createTestProvider } from "@/server/payments/test-provider";
+import { organizationPlan } from "@/server/plan-limits";
+import { createTestDatabase } from "../../../../tests/support/db";
+import { processCheckout } from "./checkout";
+import { runBillingClock } from "./renew";
+import { cancelAtPeriodEnd, scheduleDowngrade } from "./subscription";
+
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let rates: RateTable;
+let orgCounter = 0;
+const START = new Date("2026-01-31T10:00:00Z");
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  rates = await loadRateTable(t.db);
+  await t.db
+    .insert(user)
+    .values({ id: "u1", name: "Olivia Owner", email: "o@example.com", onboardingStep: "done" });
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+function card(number: string): CheckedCard {
+  const checked = checkCard({ number, expiry: "12/30", cvc: "123" }, new Date("2026-01-01T00:00:00Z"));
+  if (!checked.ok) throw new Error(`bad test card ${number}`);
+  return checked.card;
+}
+
+/** A new organization that bought a plan at START with the given card; the clock starts clean. */
+async function subscribed(number = "4242424242424242", plan: "pro" | "team" = "pro") {
+  orgCounter += 1;
+  const n = orgCounter;
+  const id = `org-r${n}`;
+  await t.db.insert(organization).values({ id, name: `Renew ${n}`, slug: `renew-${n}` });
+  await t.db.insert(member).values({ id: `mr-${n}`, organizationId: id, userId: "u1", role: "owner" });
+  const outcome = await processCheckout(
+    t.db,
+    createTestProvider(),
+    rates,
+    {
+      organization: { id, name: `Renew ${n}` },
+      userId: "u1",
+      idempotencyKey: crypto.randomUUID(),
+      plan,
+      interval: "monthly",
+      currency: "EUR",
+      billing: { name: `Renew ${n} GmbH`, country: "DE", vatId: null },
+      card: card(number),
+    },
+    { now: () => START },
+  );
+  expect(outcome).toMatchObject({ status: "paid" });
+  // Other tests' subscriptions are due too: each test looks only at its own organization.
+  return id;
+}
+
+/** Counts off-session charges per key, and checks that no transaction holds the organization's lock meanwhile. */
+function observed(inner: PaymentProvider, probe?: postgres.Sql) {
+  const calls: SavedChargeRequest[] = [];
+  const lockFree: boolean[] = [];
+  const provider: PaymentProvider = {
+    id: inner.id,
+    charge: (r) => inner.charge(r),
+    chargeSaved: async (r) => {
+      calls.push(r);
+      if (probe) {
+        const orgId = r.metadata.organizationId ?? "";
+        const [row] = await probe.begin(
+          (tx) =>
+            tx`select pg_try_advisory_xact_lock(hashtextextended(${`abacus:checkout:${orgId}`}, 0)) as free`,
+        );
+        lockFree.push(Boolean(row?.free));
+      }
+      return inner.chargeSaved(r);
+    },
+  };
+  return { provider, calls, lockFree };
+}
+
+const sub = async (orgId: string) =>
+  (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, orgId)))[0];
+
+describe("the billing clock", () => {
+  it("renews a due period once, from the end of the last one, with the provider called outside any lock", async () => {
+    const orgId = await subscribed();
+    const end = addPeriod(START, "monthly");
+    expect(end.toISOString()).toBe("2026-02-28T10:00:00.000Z");
+    const probe = postgres(t.url, { max: 1, onnotice: () => {} });
+    const { provider, calls, lockFree } = observed(createTestProvider(), probe);
+    try {
+      // Before the period ends nothing is due.
+      await runBillingClock(t.db, provider, rates, new Date(end.getTime() - 1000));
+      expect(calls.filter((c) => c.metadata.organizationId === orgId)).toHaveLength(0);
+      const at = new Date(end.getTime() + 3_600_000);
+      expect(await organizationPlan(t.db, orgId, at)).toBe("free");
+      await runBillingClock(t.db, provider, rates, at);
+      await runBillingClock(t.db, provider, rates, at);
+      const mine = calls.filter((c) => c.metadata.organizationId === orgId);
+      expect(mine.map((c) => c.idempotencyKey)).toEqual([`${orgId}:renew:${end.toISOString()}:1`]);
+      expect(lockFree).not.toContain(false);
+      expect(await sub(orgId)).toMatchObject({
+        status: "active",
+        plan: "pro",
+        currentPeriodStart: end,
+        currentPeriodEnd: addPeriod(end, "monthly"),
+      });
+      expect(await organizationPlan(t.db, orgId, at)).toBe("pro");
+      const [renewal] = await t.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.organizationId, orgId), eq(orders.periodStart, end)));
+      expect(renewal).toMatchObject({
+        status: "paid",
+        totalMinor: mine[0]?.amount.amount,
+        claimedUntil: null,
+      });
+      const [receipt] = await t.db
+        .select()
+        .from(receipts)
+        .where(eq(receipts.orderId, renewal?.id ?? ""));
+      expect(JSON.parse(receipt?.payload ?? "{}").period).toEqual({
+        start: end.toISOString(),
+        end: addPeriod(end, "monthly").toISOString(),
+      });
+    } finally {
+      await probe.end();
+    }
+  });
+
+  it("charges each period once when two instances run the clock at the same instant", async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, () => subscribed()));
+    const other = postgres(t.url, { max: 5, onnotice: () => {} });
+    const otherDb = drizzle(other, { schema });
+    const { provider, calls } = observed(createTestProvider());
+    const at = new Date("2026-03-01T00:00:00Z");
+    try {
+      await Promise.all([
+        runBillingClock(t.db, provider, rates, at),
+        runBillingClock(otherDb, provider, rates, at),
+        runBillingClock(t.db, provider, rates, at),
+      ]);
+    } finally {
+      await other.end();
+    }
+    for (const id of ids) {
+      expect(calls.filter((c) => c.metadata.organizationId === id)).toHaveLength(1);
+      const renewals = await t.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.organizationId, id), sql`${orders.periodStart} is not null`));
+      expect(renewals.map((r) => r.status)).toEqual(["paid"]);
+    }
+  });
+
+  it("ends the subscription when the card on file is declined: Free from the period's end", async () => {
+    const orgId = await subscribed("4000000000000341");
+    const at = new Date("2026-03-01T00:00:00Z");
+    const summary = await runBillingClock(t.db, createTestProvider(), rates, at);
+    expect(summary.failed).toBeGreaterThanOrEqual(1);
+    expect(await sub(orgId)).toMatchObject({ status: "ended" });
+    expect(await organizationPlan(t.db, orgId, at)).toBe("free");
+    const [renewal] = await t.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.organizationId, orgId), sql`${orders.periodStart} is not null`));
+    expect(renewal).toMatchObject({ status: "failed", failureCode: "card_declined" });
+  });
+
+  it("charges a scheduled downgrade's plan, and ends a cancelled plan without a charge", async () => {
+    const down = await subscribed("4242424242424242", "team");
+    const cancelled = await subscribed();
+    const now = new Date("2026-02-10T00:00:00Z");
+    expect(await scheduleDowngrade(t.db, down, "pro", now)).toMatchObject({ ok: true });
+    expect(await cancelAtPeriodEnd(t.db, cancelled, now)).toMatchObject({ ok: true });
+    const { provider, calls } = observed(createTestProvider());
+    const at = new Date("2026-03-01T00:00:00Z");
+    await runBillingClock(t.db, provider, rates, at);
+    expect(await sub(down)).toMatchObject({ status: "active", plan: "pro", scheduledPlan: null });
+    expect(calls.filter((c) => c.metadata.organizationId === cancelled)).toHaveLength(0);
+    expect(await sub(cancelled)).toMatchObject({ status: "ended" });
+    expect(await organizationPlan(t.db, cancelled, at)).toBe("free");
+  });
+});
+
+describe("npm run billing:run", () => {
+  const run = (at: string, env: Record<string, string> = {}) =>
+    promisify(execFile)(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/billing-run.ts", "--at", at],
+      { env: { ...process.env, DATABASE_URL: t.url, ...env } },
+    );
+
+  it("runs the due renewals once as of the given instant and prints one JSON line", async () => {
+    const orgId = await subscribed();
+    const at = "2026-04-15T00:00:00Z";
+    const first = await run(at);
+    const summary = JSON.parse(first.stdout.trim());
+    expect(first.stdout.trim().split("\n")).toHaveLength(1);
+    expect(summary).toMatchObject({ at: "2026-04-15T00:00:00.000Z", failed: 0, pending: 0 });
+    expect(summary.renewed).toBeGreaterThanOrEqual(1);
+    // Monthly from 31 January: the clock jumped two periods, renewed in turn (28 February, 28 March).
+    expect((await sub(orgId))?.currentPeriodEnd.toISOString()).toBe("2026-04-28T10:00:00.000Z");
+    const renewals = await t.db
+      .select({ start: orders.periodStart, status: orders.status })
+      .from(orders)
+      .where(and(eq(orders.organizationId, orgId), sql`${orders.periodStart} is not null`))
+      .orderBy(orders.periodStart);
+    expect(renewals.map((r) => [r.start?.toISOString(), r.status])).toEqual([
+      ["2026-02-28T10:00:00.000Z", "paid"],
+      ["2026-03-28T10:00:00.000Z", "paid"],
+    ]);
+    expect(JSON.parse((await run(at)).stdout)).toMatchObject({ due: 0, renewed: 0 });
+  });
+
+  it("refuses unless the offline test provider is the active one", async () => {
+    await expect(
+      run("2026-05-01T00:00:00Z", { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("offline test provider") });
+  });
+});

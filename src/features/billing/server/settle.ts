@@ -1,0 +1,195 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { addPeriod } from "@/core/billing/subscription";
+import { toDecimalString } from "@/core/money";
+import {
+  canonicalJson,
+  RECEIPT_TYPE,
+  RECEIPT_VERSION,
+  type ReceiptPayload,
+  type ReceiptSeller,
+} from "@/core/receipts/receipt";
+import type { Tx } from "@/server/db/client";
+import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
+import type { ChargeResult, SavedCard } from "@/server/payments/provider";
+import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
+import { type currentSigningKey, signBytes } from "./receipt-keys";
+
+export type SigningKey = Awaited<ReturnType<typeof currentSigningKey>>;
+/** A settlement's outcome, and whether this call changed the order (false: it was already settled). */
+export type Settled = { outcome: CheckoutOutcome; applied: boolean };
+
+export function receiptNumberFor(orderId: string, paidAt: Date): string {
+  return `AB-${paidAt.getUTCFullYear()}-${orderId.replace(/-/g, "").slice(0, 12).toUpperCase()}`;
+}
+
+export async function settleFailed(
+  tx: Tx,
+  order: OrderRow,
+  code: string,
+  reason: string,
+  reference: string | null,
+): Promise<Settled> {
+  const [failed] = await tx
+    .update(orders)
+    .set({ status: "failed", failureCode: code, failureReason: reason, claimedUntil: null })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
+    .returning();
+  if (!failed) {
+    const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
+    return { outcome: await outcomeOf(tx, current ?? order), applied: false };
+  }
+  await tx
+    .update(payments)
+    .set({ status: "failed", failureCode: code, ...(reference ? { providerReference: reference } : {}) })
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")));
+  return { outcome: await outcomeOf(tx, failed), applied: true };
+}
+
+/**
+ * Marks a pending order failed (a webhook's `payment_intent.payment_failed`). Exactly once: only a
+ * pending order changes. The caller holds the organization's lock.
+ */
+export async function failPendingOrder(
+  tx: Tx,
+  order: OrderRow,
+  code: string,
+  reason: string,
+  reference: string | null,
+): Promise<boolean> {
+  return (await settleFailed(tx, order, code, reason, reference)).applied;
+}
+
+/**
+ * Settles a pending order as paid, exactly once: the order (only while pending), its payment attempt,
+ * the organization's plan and the signed receipt, all from the order's own row. The caller holds the
+ * organization's lock; a second call for the same order changes nothing and returns its outcome.
+ */
+export async function settlePaid(
+  tx: Tx,
+  order: OrderRow,
+  reference: string,
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date; saved?: SavedCard },
+): Promise<Settled> {
+  const { key, paidAt } = options;
+  const [paidOrder] = await tx
+    .update(orders)
+    .set({ status: "paid", paidAt, failureCode: null, failureReason: null, claimedUntil: null })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
+    .returning();
+  if (!paidOrder) {
+    const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
+    return { outcome: await outcomeOf(tx, current ?? order), applied: false };
+  }
+  const [attempt] = await tx
+    .update(payments)
+    .set({ status: "succeeded", providerReference: reference })
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
+    .returning();
+  const [org] = await tx
+    .select({ name: organization.name })
+    .from(organization)
+    .where(eq(organization.id, order.organizationId));
+  // A renewal pays for the period that follows the last one; a checkout's period starts when paid.
+  const periodStart = order.periodStart ?? paidAt;
+  const periodEnd = addPeriod(periodStart, order.interval);
+  const subscription = {
+    plan: order.plan,
+    interval: order.interval,
+    currency: order.currency,
+    status: "active" as const,
+    currentPeriodStart: periodStart,
+    currentPeriodEnd: periodEnd,
+    cancelAtPeriodEnd: false,
+    scheduledPlan: null,
+    lastOrderId: order.id,
+    updatedAt: paidAt,
+  };
+  // An organization deleted while its payment was being confirmed keeps the paid order and its
+  // receipt, but has no plan left to start.
+  if (org) {
+    await tx
+      .insert(subscriptions)
+      .values({ organizationId: order.organizationId, ...subscription })
+      .onConflictDoUpdate({ target: subscriptions.organizationId, set: subscription });
+    if (options.saved && attempt) {
+      // The card just paid becomes the card on file: renewals charge it.
+      const card = { provider: attempt.provider, ...options.saved, updatedAt: paidAt };
+      await tx
+        .insert(paymentMethods)
+        .values({ organizationId: order.organizationId, ...card })
+        .onConflictDoUpdate({ target: paymentMethods.organizationId, set: card });
+    }
+  }
+  const receiptNumber = receiptNumberFor(order.id, paidAt);
+  const money = (amount: bigint) => toDecimalString({ amount, currency: order.currency });
+  const payload: ReceiptPayload = {
+    type: RECEIPT_TYPE,
+    version: RECEIPT_VERSION,
+    kid: key.kid,
+    issuer: options.issuer ?? "Abacus",
+    ...(options.seller ? { seller: options.seller } : {}),
+    receiptNumber,
+    orderId: order.id,
+    issuedAt: paidAt.toISOString(),
+    paidAt: paidAt.toISOString(),
+    organization: { id: order.organizationId, name: org?.name ?? order.billingName },
+    billing: { name: order.billingName, country: order.billingCountry, vatId: order.vatId },
+    plan: order.plan,
+    interval: order.interval,
+    period: { start: periodStart.toISOString(), end: periodEnd.toISOString() },
+    currency: order.currency,
+    net: money(order.netMinor),
+    tax: money(order.taxMinor),
+    total: money(order.totalMinor),
+    taxRate: order.taxRate,
+    taxTreatment: order.taxTreatment,
+    basePrice: { currency: "USD", amount: order.basePriceUsd },
+    fx: { rate: order.fxRate, date: order.fxDate ?? "" },
+    payment: {
+      provider: attempt?.provider ?? "unknown",
+      reference,
+      brand: attempt?.cardBrand ?? "unknown",
+      last4: attempt?.cardLast4 ?? "0000",
+    },
+  };
+  const canonical = canonicalJson(payload);
+  const signature = Buffer.from(signBytes(key, new TextEncoder().encode(canonical))).toString("base64");
+  await tx.insert(receipts).values({
+    orderId: order.id,
+    organizationId: order.organizationId,
+    receiptNumber,
+    kid: key.kid,
+    payload: canonical,
+    signature,
+    issuedAt: paidAt,
+  });
+  return { outcome: { status: "paid", orderId: order.id, receiptNumber }, applied: true };
+}
+
+/**
+ * Records the provider's answer for a pending order: paid (plan, receipt), failed (a definite
+ * decline: the form may try again under a new key), or left pending when the answer is unknown (the
+ * same key retries and the provider returns the first attempt's result). The caller holds the
+ * organization's lock.
+ */
+export async function settleCharge(
+  tx: Tx,
+  order: OrderRow,
+  charge: ChargeResult,
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
+): Promise<CheckoutOutcome> {
+  if (charge.status === "unknown") {
+    if (charge.reference) {
+      await tx
+        .update(payments)
+        .set({ providerReference: charge.reference })
+        .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")));
+    }
+    return { status: "pending", orderId: order.id, reason: PENDING_REASON };
+  }
+  if (charge.status === "declined") {
+    return (await settleFailed(tx, order, charge.code, charge.reason, charge.reference ?? null)).outcome;
+  }
+  return (await settlePaid(tx, order, charge.reference, { ...options, saved: charge.saved })).outcome;
+}
