@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bytesToBigint, exportPublicKeyPem, loadPrivateKey, randomBytes } from "@/core/crypto";
 import { modPow } from "@/core/crypto/keys";
 import { OpenSslDir } from "../../../tests/support/openssl";
-import { FieldError, keySpecOf, ops } from "./ops";
+import { FieldError } from "./op-base";
+import { ops } from "./ops";
+import { keySpecOf } from "./tools/keygen/op";
 
 // The worker's operations, in Node: results as the UI shows them, and errors tied to the right field.
 

@@ -4,9 +4,9 @@ import { type FormEvent, useEffect, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../constants";
-import { useHandoff } from "../handoff";
-import type { OutputEncoding, SignatureOptions } from "../ops";
+import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../../constants";
+import { useHandoff } from "../../handoff";
+import type { OutputEncoding } from "../../op-base";
 import {
   DataField,
   type DataValue,
@@ -23,7 +23,8 @@ import {
   SelectField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
+import type { SignatureOptions } from "./op";
 
 const SCHEMES = [
   { value: "auto", label: "From the key" },
@@ -305,7 +306,7 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
   );
 }
 
-export function SignTool() {
+export default function SignTool() {
   const [prefill, setPrefill] = useState<Prefill | null>(null);
   return (
     <section aria-labelledby="tool-sign">

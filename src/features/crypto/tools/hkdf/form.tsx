@@ -1,8 +1,8 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OutputEncoding } from "../ops";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
 import {
   DataField,
   type DataValue,
@@ -16,7 +16,7 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
 type Mode = "extract-and-expand" | "extract" | "expand";
 

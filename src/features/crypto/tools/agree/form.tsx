@@ -1,7 +1,8 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { OpResult, OutputEncoding } from "../ops";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
 import {
   emptyPrivateKey,
   FormGrid,
@@ -12,9 +13,9 @@ import {
   RunRow,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
-export function AgreeTool() {
+export default function AgreeTool() {
   const [key, setKey] = useState(emptyPrivateKey);
   const [peer, setPeer] = useState("");
   // Off by default, as `openssl pkeyutl -derive` (dh_pad:0): a padded secret differs from OpenSSL's

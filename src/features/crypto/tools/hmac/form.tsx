@@ -1,8 +1,9 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OpResult, OutputEncoding } from "../ops";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
 import {
   DataField,
   type DataValue,
@@ -16,9 +17,9 @@ import {
   SelectField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
-export function HmacTool() {
+export default function HmacTool() {
   const [alg, setAlg] = useState<(typeof HASHES)[number]>("SHA-256");
   const [key, setKey] = useState<DataValue>(emptyData("hex"));
   const [data, setData] = useState<DataValue>(emptyData());

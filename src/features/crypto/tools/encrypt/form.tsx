@@ -1,8 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { SymmetricArgs, SymmetricResult } from "../ops";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
 import {
   DataField,
   type DataValue,
@@ -16,7 +15,8 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
+import type { SymmetricArgs, SymmetricResult } from "./op";
 
 const CIPHERS = [
   { value: "AES-256-CBC", label: "AES-256-CBC" },

@@ -1,8 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { withArticle } from "../format";
-import type { ConvertedKey } from "../ops";
+import { withArticle } from "../../format";
 import {
   emptyPrivateKey,
   FormGrid,
@@ -13,7 +12,8 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
+import type { ConvertedKey } from "./op";
 
 const TARGETS = [
   { value: "spki", label: "Public key, SPKI (openssl pkey -pubout)" },

@@ -1,8 +1,8 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { OUTPUT_OPTIONS } from "../constants";
-import type { OutputEncoding, RsaPadding } from "../ops";
+import { OUTPUT_OPTIONS } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
 import {
   DataField,
   type DataValue,
@@ -18,7 +18,8 @@ import {
   SelectField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
+import type { RsaPadding } from "./op";
 
 const PADDINGS = [
   { value: "OAEP-SHA-256", label: "OAEP with SHA-256" },
@@ -157,7 +158,7 @@ function DecryptForm() {
   );
 }
 
-export function RsaTool() {
+export default function RsaTool() {
   return (
     <section aria-labelledby="tool-rsa">
       <ToolHeading id="tool-rsa" title="RSA encryption">

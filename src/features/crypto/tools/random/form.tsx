@@ -1,10 +1,10 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { OutputEncoding } from "../ops";
-import { FormGrid, OutputField, ResultBox, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
+import type { OutputEncoding } from "../../op-base";
+import { FormGrid, OutputField, ResultBox, RunRow, TextField, ToolHeading, useToolForm } from "../../ui";
 
-export function RandomTool() {
+export default function RandomTool() {
   const [length, setLength] = useState("32");
   const [output, setOutput] = useState<OutputEncoding>("hex");
   const form = useToolForm<{ value: string; length: number; output: OutputEncoding }>();

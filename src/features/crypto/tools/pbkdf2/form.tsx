@@ -1,8 +1,9 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OpResult, OutputEncoding } from "../ops";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
 import {
   DataField,
   type DataValue,
@@ -16,9 +17,9 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
-export function Pbkdf2Tool() {
+export default function Pbkdf2Tool() {
   const [password, setPassword] = useState("");
   const [salt, setSalt] = useState<DataValue>(emptyData("utf8"));
   const [iterations, setIterations] = useState("600000");

@@ -1,9 +1,10 @@
 "use client";
 
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { releaseHashWorker, warmHashWorker } from "../client";
-import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../constants";
-import type { DataSpec, OpResult, OutputEncoding } from "../ops";
+import { releaseHashWorker, warmHashWorker } from "../../client";
+import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../../constants";
+import type { DataSpec, OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
 import {
   DataField,
   type DataValue,
@@ -20,7 +21,7 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
 type Digest = (typeof DIGESTS)[number];
 
@@ -31,7 +32,7 @@ const LIVE_MAX_CHARS = 1_000_000;
 
 const isXof = (alg: Digest): alg is keyof typeof XOF_DEFAULTS => alg in XOF_DEFAULTS;
 
-export function HashTool() {
+export default function HashTool() {
   const [alg, setAlg] = useState<Digest>("SHA-256");
   const [data, setData] = useState<DataValue>(emptyData());
   const [output, setOutput] = useState<OutputEncoding>("hex");

@@ -14,7 +14,7 @@ import {
   TextField,
   ToolHeading,
   useToolForm,
-} from "../ui";
+} from "../../ui";
 
 function CreateForm() {
   const [key, setKey] = useState(emptyPrivateKey);
