@@ -854,7 +854,7 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
-// ---- issue 16: binary files, the inspector, and the tools added then -----------------------------------
+// ---- binary files, the inspector, encryption, HKDF, conversion and certificates ----------------------
 
 test("binary files: an OpenSSL .bin decrypts from a file, a .sig downloads that openssl verifies", async ({
   page,

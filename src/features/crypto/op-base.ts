@@ -42,6 +42,17 @@ export async function at<T>(fields: string | Fields, fn: () => T | Promise<T>): 
   }
 }
 
+/** What a streaming read of a file takes from the worker's context: the cancel signal and progress. */
+export function streamOptions(ctx: OpContext): {
+  signal?: AbortSignal;
+  onProgress?: (processed: number, total: number | undefined) => void;
+} {
+  return {
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+  };
+}
+
 export function encode(bytes: Uint8Array, output: OutputEncoding): string {
   return output === "hex" ? bytesToHex(bytes) : bytesToBase64(bytes);
 }

@@ -75,6 +75,7 @@ export function TextField({
   onChange,
   hint,
   error,
+  off,
   type = "text",
   ...rest
 }: {
@@ -84,6 +85,11 @@ export function TextField({
   onChange: (value: string) => void;
   hint?: string;
   error?: string | undefined;
+  /**
+   * Set when the field does not apply to the other choices made: it is disabled and empty, and shows
+   * this text instead (what decides the value then). What was typed comes back when it applies again.
+   */
+  off?: string | undefined;
 } & Omit<React.ComponentProps<"input">, "id" | "value" | "onChange">) {
   return (
     <Field id={id} label={label} {...(hint ? { hint } : {})} {...(error ? { error } : {})}>
@@ -92,7 +98,8 @@ export function TextField({
           {...props}
           {...rest}
           type={type}
-          value={value}
+          value={off === undefined ? value : ""}
+          {...(off === undefined ? {} : { disabled: true, placeholder: off })}
           onChange={(e) => onChange(e.target.value)}
           className={cn(type === "number" && "tabular-nums", rest.className)}
         />

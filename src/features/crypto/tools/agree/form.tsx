@@ -3,17 +3,12 @@
 import { type FormEvent, useState } from "react";
 import type { OutputEncoding } from "../../op-base";
 import type { OpResult } from "../../ops";
-import {
-  emptyPrivateKey,
-  FormGrid,
-  OutputField,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  ToolHeading,
-  useToolForm,
-} from "../../ui";
+import { OutputField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 export default function AgreeTool() {
   const [key, setKey] = useState(emptyPrivateKey);

@@ -2,17 +2,12 @@
 
 import { type FormEvent, useState } from "react";
 import { withArticle } from "../../format";
-import {
-  emptyPrivateKey,
-  FormGrid,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../../ui";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 import type { ConvertedKey } from "./op";
 
 const TARGETS = [

@@ -4,14 +4,15 @@
  * general worker runs it too, for typed text.
  */
 import { type DigestAlgorithm, digest, digestStream, isXof } from "@/core/crypto/digest";
-import { decodeText } from "@/core/crypto/encoding";
 import {
   at,
+  bytesOf,
   type DataSpec,
   type DigestResult,
   encode,
   type OpContext,
   type OutputEncoding,
+  streamOptions,
 } from "../../op-base";
 
 export async function hash(
@@ -25,15 +26,10 @@ export async function hash(
   if (data.kind === "file") {
     inputLength = data.file.size;
     result = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
-      digestStream(alg, data.file, {
-        ...length,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
-      }),
+      digestStream(alg, data.file, { ...length, ...streamOptions(ctx) }),
     );
   } else {
-    const { kind, text } = data;
-    const bytes = await at("data", () => decodeText(text, kind));
+    const bytes = await bytesOf("data", data);
     inputLength = bytes.length;
     result = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => digest(alg, bytes, length));
   }

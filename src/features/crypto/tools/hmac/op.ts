@@ -10,6 +10,7 @@ import {
   encode,
   type OpContext,
   type OutputEncoding,
+  streamOptions,
 } from "../../op-base";
 
 /** Files are read 4 MiB at a time: progress every few percent of a big file, few calls. */
@@ -28,8 +29,7 @@ async function hmac(
     mac = await at("data", () =>
       c.hmacStream(alg, key, data.file, {
         chunkSize: FILE_CHUNK,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+        ...streamOptions(ctx),
       }),
     );
   } else {

@@ -5,7 +5,12 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { Card } from "@/components/ui/card";
 import type { Asn1TreeNode, KeySummary } from "@/core/crypto";
 import { plural } from "@/core/plural";
-import { CopyButton, PemField, RunRow, TextField, ToolHeading, useToolForm } from "../../ui";
+import { TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { ToolHeading } from "../../ui/layout";
+import { PemField } from "../../ui/pem-field";
+import { CopyButton } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 import type { InspectedBlock } from "./op";
 
 function Row({ term, children }: { term: string; children: ReactNode }) {

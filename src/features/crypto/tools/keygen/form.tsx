@@ -5,7 +5,11 @@ import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { KEY_ALGORITHM_GROUPS } from "../../constants";
 import { useHandoff } from "../../handoff";
-import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../../ui";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 import type { GeneratedKeys } from "./op";
 
 function summaryLine(k: GeneratedKeys): string {

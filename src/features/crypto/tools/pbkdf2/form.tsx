@@ -4,20 +4,12 @@ import { type FormEvent, useState } from "react";
 import { HASH_OPTIONS, type HASHES } from "../../constants";
 import type { OutputEncoding } from "../../op-base";
 import type { OpResult } from "../../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  FormGrid,
-  OutputField,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../../ui";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 export default function Pbkdf2Tool() {
   const [password, setPassword] = useState("");

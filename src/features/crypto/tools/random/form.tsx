@@ -2,7 +2,11 @@
 
 import { type FormEvent, useState } from "react";
 import type { OutputEncoding } from "../../op-base";
-import { FormGrid, OutputField, ResultBox, RunRow, TextField, ToolHeading, useToolForm } from "../../ui";
+import { OutputField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 export default function RandomTool() {
   const [length, setLength] = useState("32");

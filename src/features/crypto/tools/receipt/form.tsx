@@ -8,7 +8,7 @@ import { Input, Textarea } from "@/components/ui/input";
 import { planLabel } from "@/core/billing/plan-names";
 import { base64ToBytes, bytesToBase64, bytesToUtf8 } from "@/core/crypto/encoding";
 import { type ReceiptKey, type VerifyOutcome, verifyReceipt } from "@/core/receipts/receipt";
-import { ToolHeading } from "../../ui";
+import { ToolHeading } from "../../ui/layout";
 
 type Jwk = { kid: string; x: string; status?: string };
 

@@ -3,22 +3,13 @@
 import { type FormEvent, useState } from "react";
 import { OUTPUT_OPTIONS } from "../../constants";
 import type { OutputEncoding } from "../../op-base";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  emptyPrivateKey,
-  FormGrid,
-  OutputField,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  ToolHeading,
-  useToolForm,
-} from "../../ui";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 import type { RsaPadding } from "./op";
 
 const PADDINGS = [
