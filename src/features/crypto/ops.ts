@@ -14,7 +14,9 @@ import { ops as hash } from "./tools/hash/op";
 import { ops as hkdf } from "./tools/hkdf/op";
 import { ops as hmac } from "./tools/hmac/op";
 import { ops as inspect } from "./tools/inspect/op";
+import { ops as jose } from "./tools/jose/op";
 import { ops as keys } from "./tools/keygen/op";
+import { ops as otp } from "./tools/otp/op";
 import { ops as pbkdf2 } from "./tools/pbkdf2/op";
 import { ops as random } from "./tools/random/op";
 import { ops as rsa } from "./tools/rsa/op";
@@ -38,6 +40,8 @@ export const opsByTool = {
   agree,
   certs,
   inspect,
+  jose,
+  otp,
   receipt: {},
 } satisfies Record<string, Record<string, Operation>>;
 

@@ -6,6 +6,7 @@
  */
 import {
   ArrowLeftRight,
+  Braces,
   FileBadge,
   FileKey,
   FileSearch,
@@ -20,6 +21,7 @@ import {
   Shuffle,
   Signature,
   Split,
+  TimerReset,
 } from "lucide-react";
 import type { ComponentType } from "react";
 import type { ToolWithOps } from "../ops";
@@ -46,6 +48,8 @@ export const TOOLS = [
   { id: "agree", label: "Key agreement", icon: ArrowLeftRight, form: () => import("./agree/form") },
   { id: "certs", label: "Certificates", icon: FileBadge, form: () => import("./certificates/form") },
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, form: () => import("./inspect/form") },
+  { id: "jose", label: "JWT and JOSE", icon: Braces, form: () => import("./jose/form") },
+  { id: "otp", label: "One-time passwords", icon: TimerReset, form: () => import("./otp/form") },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, form: () => import("./receipt/form") },
 ] as const satisfies readonly ToolEntry[];
 
