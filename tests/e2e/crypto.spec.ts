@@ -89,6 +89,8 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "Key agreement",
     "Certificates",
     "PEM/ASN.1 inspector",
+    "JWT and JOSE",
+    "One-time passwords",
     "Verify receipt",
   ]) {
     await expect(nav.getByRole("link", { name })).toBeVisible();
@@ -557,6 +559,9 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     blake3: "zqx-blake3-input-7093",
     message448: "zqx-ed448-message-6157",
     chainCn: "zqx-chain-cn-4460.example",
+    otpSecret: "ZQXOTPSECRETFOURFOURTWO2",
+    joseClaim: "zqx-jose-claim-3318",
+    joseSecret: "zqx-jose-secret-9051",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -674,8 +679,26 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await expect(t.getByText("✓ The chain verifies to a trusted root")).toBeVisible();
   await expect(result(t, "Chain verification")).toContainText(`CN=${secrets.chainCn}`);
 
+  t = await open("One-time passwords", "otp");
+  await t.getByLabel("Secret", { exact: true }).fill(secrets.otpSecret);
+  await t.getByRole("button", { name: "Compute codes" }).click();
+  await expect(t.getByRole("status", { name: "Current code" })).toHaveText(/^\d{6}$/);
+  const otpCode = (await t.getByRole("status", { name: "Current code" }).textContent()) ?? "";
+
+  t = await open("JWT and JOSE", "jose");
+  await chooseOption(t.getByLabel("What"), "Sign (JWS/JWT)");
+  await t.getByLabel("Payload (claims)").fill(`{"sub":"${secrets.joseClaim}"}`);
+  await chooseOption(t.getByLabel("Algorithm (alg)"), "HS256");
+  await t.getByLabel("Key", { exact: true }).fill(secrets.joseSecret);
+  await t.getByRole("button", { name: "Sign", exact: true }).click();
+  await expect(result(t, "Signed token (JWS)")).toHaveText(/^eyJ/);
+  const jws = (await result(t, "Signed token (JWS)").textContent()) ?? "";
+
   const needles = [
     ...Object.values(secrets),
+    otpCode,
+    jws,
+    jws.split(".")[1] ?? "",
     privatePem.split("\n")[1] ?? "",
     ed448Pem.split("\n")[1] ?? "",
     certPem.split("\n")[2] ?? "",
@@ -854,7 +877,7 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
-// ---- issue 16: binary files, the inspector, and the tools added then -----------------------------------
+// ---- binary files, the inspector, encryption, HKDF, conversion and certificates ----------------------
 
 test("binary files: an OpenSSL .bin decrypts from a file, a .sig downloads that openssl verifies", async ({
   page,
@@ -1376,4 +1399,100 @@ test("sign: at 1280 px the four scheme selects sit in two aligned rows, none cut
   await expect(page.locator('[data-tool="sign"] input[type="file"]:not(.sr-only):not([hidden])')).toHaveCount(
     0,
   );
+});
+
+test("one-time passwords: the codes oathtool prints, and oathtool accepts the tool's", async ({ page }) => {
+  await openTool(page, "otp");
+  const tool = page.locator('[data-tool="otp"]');
+  const secret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZA";
+  // datetime-local is the device's local time; Node reads the same string in the same zone.
+  const local = "2031-05-06T07:08:09";
+  const epoch = Math.floor(new Date(local).getTime() / 1000);
+  await tool.getByLabel("Secret", { exact: true }).fill(secret);
+  await chooseOption(tool.getByLabel("Hash"), "SHA-256");
+  await tool.getByLabel("Digits").fill("8");
+  await tool.getByLabel("At (your local time)").fill(local);
+  await tool.getByRole("button", { name: "Compute codes" }).click();
+  const code = tool.getByRole("status", { name: "Current code" });
+  const theirs = execFileSync("oathtool", ["--totp=SHA256", "-d", "8", "-N", `@${epoch}`, "-b", secret], {
+    encoding: "utf8",
+  }).trim();
+  await expect(code).toHaveText(theirs);
+  const next =
+    (await tool.getByRole("row").filter({ hasText: "+1" }).locator("td").last().textContent()) ?? "";
+  expect(
+    execFileSync("oathtool", ["--totp=SHA256", "-d", "8", "-N", `@${epoch}`, "-b", "-w", "1", secret, next], {
+      encoding: "utf8",
+    }).trim(),
+  ).toBe("1");
+
+  // A code oathtool made for the previous step is found at offset -1; a wrong one is not found.
+  const previous = execFileSync(
+    "oathtool",
+    ["--totp=SHA256", "-d", "8", "-N", `@${epoch - 30}`, "-b", secret],
+    {
+      encoding: "utf8",
+    },
+  ).trim();
+  await tool.getByLabel("Check a code (optional)").fill(previous);
+  await tool.getByRole("button", { name: "Compute codes" }).click();
+  await expect(tool.getByText(`✓ ${previous} is the code at offset -1`)).toBeVisible();
+  await tool.getByLabel("Check a code (optional)").fill("12345678");
+  await tool.getByRole("button", { name: "Compute codes" }).click();
+  await expect(tool.getByText("✗ 12345678 is not among the codes shown")).toBeVisible();
+
+  // A bad secret is named at the field, and what was typed stays.
+  await tool.getByLabel("Secret", { exact: true }).fill("not base32!");
+  await tool.getByRole("button", { name: "Compute codes" }).click();
+  await expect(await errorOf(tool.getByLabel("Secret", { exact: true }))).toContainText("not valid Base32");
+  await expect(tool.getByLabel("Secret", { exact: true })).toHaveValue("not base32!");
+});
+
+test("JOSE: a token jwcrypto signed verifies only under the pinned alg; one signed here verifies in jwcrypto", async ({
+  page,
+}) => {
+  const keyFile = path.join(tmp, "jose-p256.pem");
+  openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyFile]);
+  const privatePem = readFileSync(keyFile, "utf8");
+  const publicPem = openssl(["pkey", "-in", keyFile, "-pubout"]).toString();
+  const py = (script: string, input: string) =>
+    execFileSync("/usr/bin/python3", ["-c", script], { input, encoding: "utf8" }).trim();
+  const claims = '{"sub":"ada","exp":4000000000}';
+  const theirToken = py(
+    `import sys; from jwcrypto import jwk, jws; from jwcrypto.common import json_encode
+k = jwk.JWK.from_pem(sys.stdin.read().encode())
+s = jws.JWS(${JSON.stringify(claims)}.encode()); s.add_signature(k, None, json_encode({"alg": "ES256"}), None)
+print(s.serialize(compact=True))`,
+    privatePem,
+  );
+
+  await openTool(page, "jose");
+  const tool = page.locator('[data-tool="jose"]');
+  await chooseOption(tool.getByLabel("What"), "Verify a JWS/JWT");
+  await tool.getByLabel("Token", { exact: true }).fill(theirToken);
+  await tool.getByLabel("Key", { exact: true }).fill(publicPem);
+  await tool.getByRole("button", { name: "Verify", exact: true }).click();
+  const verdict = result(tool, "JOSE result");
+  await expect(verdict).toContainText('The token says alg "ES256"; you pinned RS256');
+  await chooseOption(tool.getByLabel("Algorithm (alg)"), "ES256");
+  await tool.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(verdict).toContainText("✓ The signature is valid");
+  await expect(verdict).toContainText('"sub": "ada"');
+  await expect(verdict).toContainText("exp:");
+
+  await chooseOption(tool.getByLabel("What"), "Sign (JWS/JWT)");
+  await tool.getByLabel("Payload (claims)").fill(claims);
+  await chooseOption(tool.getByLabel("Algorithm (alg)"), "ES256");
+  await tool.getByLabel("Key", { exact: true }).fill(privatePem);
+  await tool.getByRole("button", { name: "Sign", exact: true }).click();
+  const ours = (await result(tool, "Signed token (JWS)").textContent()) ?? "";
+  expect(ours).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+  expect(
+    py(
+      `import sys; from jwcrypto import jwk, jws
+k = jwk.JWK.from_pem(${JSON.stringify(publicPem)}.encode())
+s = jws.JWS(); s.deserialize(sys.stdin.read().strip()); s.verify(k, alg="ES256"); print(s.payload.decode())`,
+      ours,
+    ),
+  ).toBe(claims);
 });

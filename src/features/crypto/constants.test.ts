@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withScheme } from "./constants";
-import type { SignatureOptions } from "./ops";
+import type { SignatureOptions } from "./tools/sign/op";
 
 describe("signature scheme choice", () => {
   const md5: SignatureOptions = { scheme: "auto", hash: "MD5", format: "der" };

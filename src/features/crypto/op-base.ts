@@ -1,10 +1,10 @@
 /**
- * What every worker operation module shares (ops.ts, hash-ops.ts): the value types the forms send, the
- * FieldError that carries an input error to its form field, and `at`, which maps a core error code to
- * that field. It imports only the light core modules (errors, encoding), so the hash-only worker does
- * not pull in the rest of the crypto libraries.
+ * What every tool's operation (tools/<tool>/op.ts) shares: the value types the forms send, the
+ * FieldError that carries an input error to its form field, `at`, which maps a core error code to
+ * that field, and reading typed text or a file as bytes. It imports only the light core modules
+ * (errors, encoding), so the hash-only worker does not pull in the rest of the crypto libraries.
  */
-import { bytesToBase64, bytesToHex } from "@/core/crypto/encoding";
+import { bytesToBase64, bytesToHex, decodeText } from "@/core/crypto/encoding";
 import { type CryptoErrorCode, CryptoInputError } from "@/core/crypto/errors";
 
 export type TextKind = "utf8" | "hex" | "base64";
@@ -42,6 +42,17 @@ export async function at<T>(fields: string | Fields, fn: () => T | Promise<T>): 
   }
 }
 
+/** What a streaming read of a file takes from the worker's context: the cancel signal and progress. */
+export function streamOptions(ctx: OpContext): {
+  signal?: AbortSignal;
+  onProgress?: (processed: number, total: number | undefined) => void;
+} {
+  return {
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+  };
+}
+
 export function encode(bytes: Uint8Array, output: OutputEncoding): string {
   return output === "hex" ? bytesToHex(bytes) : bytesToBase64(bytes);
 }
@@ -52,3 +63,17 @@ export interface DigestResult {
   inputLength: number;
   outputLength: number;
 }
+
+/** Reads typed text (or a file) as bytes; errors point at `field`. */
+export async function bytesOf(field: string, data: DataSpec): Promise<Uint8Array> {
+  if (data.kind === "file") return new Uint8Array(await data.file.arrayBuffer());
+  const { kind, text } = data;
+  return at(field, () => decodeText(text, kind));
+}
+
+/** Where the passphrase errors of loading a private key go, and the rest. */
+export const privateKeyFields = (field: string): Fields => ({
+  WRONG_PASSPHRASE: "passphrase",
+  PASSPHRASE_REQUIRED: "passphrase",
+  default: field,
+});

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bytesToBigint, exportPublicKeyPem, loadPrivateKey, randomBytes } from "@/core/crypto";
 import { modPow } from "@/core/crypto/keys";
 import { OpenSslDir } from "../../../tests/support/openssl";
-import { FieldError, keySpecOf, ops } from "./ops";
+import { FieldError } from "./op-base";
+import { ops } from "./ops";
+import { keySpecOf } from "./tools/keygen/op";
 
 // The worker's operations, in Node: results as the UI shows them, and errors tied to the right field.
 
@@ -13,6 +15,21 @@ async function fieldError(p: Promise<unknown>): Promise<FieldError> {
   );
   expect(e).toBeInstanceOf(FieldError);
   return e as FieldError;
+}
+
+/** A fresh key pair each side of `algorithm`, and the secret each side derives from the other's public key. */
+async function agreeBothWays(algorithm: string) {
+  const a = await ops.generateKey({ algorithm });
+  const b = await ops.generateKey({ algorithm });
+  const derive = (mine: typeof a, theirs: typeof a) =>
+    ops.derive({
+      privateKey: mine.privatePem,
+      passphrase: "",
+      peerPublicKey: theirs.publicPem,
+      pad: true,
+      output: "hex",
+    });
+  return { a, ab: await derive(a, b), ba: await derive(b, a) };
 }
 
 describe("crypto workbench operations", () => {
@@ -52,28 +69,19 @@ describe("crypto workbench operations", () => {
     );
     expect(key).toMatchObject({ code: "BAD_BASE64", field: "key" });
 
-    const iterations = await fieldError(
-      ops.pbkdf2({
-        password: "p",
-        salt: { kind: "utf8", text: "s" },
-        iterations: 0,
-        length: 32,
-        hash: "SHA-256",
-        output: "hex",
-      }),
-    );
-    expect(iterations.field).toBe("iterations");
-    const length = await fieldError(
-      ops.pbkdf2({
-        password: "p",
-        salt: { kind: "utf8", text: "s" },
-        iterations: 1,
-        length: 5000,
-        hash: "SHA-256",
-        output: "hex",
-      }),
-    );
-    expect(length.field).toBe("length");
+    const pbkdf2 = (iterations: number, length: number) =>
+      fieldError(
+        ops.pbkdf2({
+          password: "p",
+          salt: { kind: "utf8", text: "s" },
+          iterations,
+          length,
+          hash: "SHA-256",
+          output: "hex",
+        }),
+      );
+    expect((await pbkdf2(0, 32)).field).toBe("iterations");
+    expect((await pbkdf2(1, 5000)).field).toBe("length");
 
     expect(() => ops.randomBytes({ length: 0, output: "hex" })).toThrow(FieldError);
     expect(() => keySpecOf("RSA-1024")).toThrow(/Unsupported algorithm/);
@@ -154,43 +162,13 @@ describe("crypto workbench operations", () => {
     expect(withHash).toMatchObject({ code: "INVALID_PARAMETER", field: "hash" });
     expect(withHash.message).toContain("SHAKE256");
 
-    const a = await ops.generateKey({ algorithm: "X448" });
-    const b = await ops.generateKey({ algorithm: "X448" });
-    const ab = await ops.derive({
-      privateKey: a.privatePem,
-      passphrase: "",
-      peerPublicKey: b.publicPem,
-      pad: true,
-      output: "hex",
-    });
-    const ba = await ops.derive({
-      privateKey: b.privatePem,
-      passphrase: "",
-      peerPublicKey: a.publicPem,
-      pad: true,
-      output: "hex",
-    });
+    const { ab, ba } = await agreeBothWays("X448");
     expect(ab.value).toBe(ba.value);
     expect(ab.value).toHaveLength(112);
   });
 
   it("derives equal secrets both ways and names a mismatched peer", async () => {
-    const a = await ops.generateKey({ algorithm: "EC-P-256" });
-    const b = await ops.generateKey({ algorithm: "EC-P-256" });
-    const ab = await ops.derive({
-      privateKey: a.privatePem,
-      passphrase: "",
-      peerPublicKey: b.publicPem,
-      pad: true,
-      output: "hex",
-    });
-    const ba = await ops.derive({
-      privateKey: b.privatePem,
-      passphrase: "",
-      peerPublicKey: a.publicPem,
-      pad: true,
-      output: "hex",
-    });
+    const { a, ab, ba } = await agreeBothWays("EC-P-256");
     expect(ab.value).toBe(ba.value);
     expect(ab.length).toBe(32);
     const x = await ops.generateKey({ algorithm: "X25519" });

@@ -1,38 +1,12 @@
 "use client";
 
-import {
-  ArrowLeftRight,
-  FileBadge,
-  FileKey,
-  FileSearch,
-  Fingerprint,
-  Hash,
-  KeyRound,
-  KeySquare,
-  Lock,
-  LockKeyhole,
-  type LucideIcon,
-  ReceiptText,
-  Shuffle,
-  Signature,
-  Split,
-} from "lucide-react";
 import dynamic from "next/dynamic";
 import { type ComponentType, type MouseEvent, useEffect, useState } from "react";
 import { Label } from "@/components/ui/input";
 import { SimpleSelect } from "@/components/ui/select";
 import { cn } from "@/lib/utils";
 import { type Handoff, HandoffContext, type KeyHandoff } from "./handoff";
-import { AgreeTool } from "./tools/agree";
-import { HashTool } from "./tools/hash";
-import { HmacTool } from "./tools/hmac";
-import { InspectTool } from "./tools/inspect";
-import { KeygenTool } from "./tools/keygen";
-import { Pbkdf2Tool } from "./tools/pbkdf2";
-import { RandomTool } from "./tools/random";
-import { ReceiptTool } from "./tools/receipt";
-import { RsaTool } from "./tools/rsa";
-import { SignTool } from "./tools/sign";
+import { TOOLS, type ToolId } from "./tools/registry";
 
 function ToolLoading() {
   return (
@@ -42,31 +16,11 @@ function ToolLoading() {
   );
 }
 
-// Tools added after the first workbench are their own chunks, fetched when first opened, so the
-// workbench's own chunk (and the calculator's first load) does not grow with them.
-const EncryptTool = dynamic(() => import("./tools/encrypt"), { ssr: false, loading: ToolLoading });
-const HkdfTool = dynamic(() => import("./tools/hkdf"), { ssr: false, loading: ToolLoading });
-const ConvertTool = dynamic(() => import("./tools/convert"), { ssr: false, loading: ToolLoading });
-const CertificatesTool = dynamic(() => import("./tools/certificates"), { ssr: false, loading: ToolLoading });
-
-const TOOLS = [
-  { id: "hash", label: "Hash", icon: Hash, Component: HashTool },
-  { id: "hmac", label: "HMAC", icon: Fingerprint, Component: HmacTool },
-  { id: "pbkdf2", label: "PBKDF2", icon: KeySquare, Component: Pbkdf2Tool },
-  { id: "hkdf", label: "HKDF", icon: Split, Component: HkdfTool },
-  { id: "random", label: "Random bytes", icon: Shuffle, Component: RandomTool },
-  { id: "keys", label: "Key generation", icon: KeyRound, Component: KeygenTool },
-  { id: "convert", label: "Key conversion", icon: FileKey, Component: ConvertTool },
-  { id: "encrypt", label: "Symmetric encryption", icon: LockKeyhole, Component: EncryptTool },
-  { id: "rsa", label: "RSA encryption", icon: Lock, Component: RsaTool },
-  { id: "sign", label: "Sign and verify", icon: Signature, Component: SignTool },
-  { id: "agree", label: "Key agreement", icon: ArrowLeftRight, Component: AgreeTool },
-  { id: "certs", label: "Certificates", icon: FileBadge, Component: CertificatesTool },
-  { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, Component: InspectTool },
-  { id: "receipt", label: "Verify receipt", icon: ReceiptText, Component: ReceiptTool },
-] as const satisfies readonly { id: string; label: string; icon: LucideIcon; Component: ComponentType }[];
-
-type ToolId = (typeof TOOLS)[number]["id"];
+// Each tool is a chunk of its own, fetched when it is first opened, so the workbench's own chunk
+// (and the calculator's first load) does not grow with the tools.
+const FORMS = Object.fromEntries(
+  TOOLS.map((t) => [t.id, dynamic(t.form, { ssr: false, loading: ToolLoading })]),
+) as Record<ToolId, ComponentType>;
 
 const TOOL_OPTIONS = TOOLS.map((t) => ({ value: t.id, label: t.label }));
 
@@ -155,13 +109,14 @@ export default function CryptoWorkbench() {
           </ul>
         </nav>
         <div className="min-w-0">
-          {TOOLS.map(({ id, Component }) =>
-            opened.has(id) ? (
+          {TOOLS.map(({ id }) => {
+            const Component = FORMS[id];
+            return opened.has(id) ? (
               <div key={id} hidden={id !== tool} data-tool={id}>
                 <Component />
               </div>
-            ) : null,
-          )}
+            ) : null;
+          })}
         </div>
       </div>
     </HandoffContext>

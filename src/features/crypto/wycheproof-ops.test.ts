@@ -4,7 +4,9 @@
 import { describe, expect, it } from "vitest";
 import gcmKat from "@/core/crypto/fixtures/wycheproof-aes-gcm.json";
 import hkdfKat from "@/core/crypto/fixtures/wycheproof-hkdf.json";
-import { FieldError, ops, type SymmetricArgs } from "./ops";
+import { FieldError } from "./op-base";
+import { ops } from "./ops";
+import type { SymmetricArgs } from "./tools/encrypt/op";
 
 const hex = (text: string) => ({ kind: "hex", text }) as const;
 

@@ -5,8 +5,13 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { Card } from "@/components/ui/card";
 import type { Asn1TreeNode, KeySummary } from "@/core/crypto";
 import { plural } from "@/core/plural";
-import type { InspectedBlock } from "../ops";
-import { CopyButton, PemField, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
+import { TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { ToolHeading } from "../../ui/layout";
+import { PemField } from "../../ui/pem-field";
+import { CopyButton } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { InspectedBlock } from "./op";
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -284,7 +289,7 @@ function BlockCard({ b, index, count }: { b: InspectedBlock; index: number; coun
   );
 }
 
-export function InspectTool() {
+export default function InspectTool() {
   const [input, setInput] = useState("");
   const [passphrase, setPassphrase] = useState("");
   const form = useToolForm<InspectedBlock[]>();

@@ -1,11 +1,19 @@
 /**
- * The hash tool's operation, on its own so that the hash-only worker (hash.worker.ts) loads nothing but
- * the digests (WebCrypto, hash-wasm, and @noble/hashes where those lack an algorithm). ops.ts re-exports
- * it for the general worker, which still hashes typed text.
+ * The hash tool's operation. It imports only the digests (WebCrypto, hash-wasm, and @noble/hashes where
+ * those lack an algorithm), so the hash-only worker (hash.worker.ts) that runs it starts fast; the
+ * general worker runs it too, for typed text.
  */
 import { type DigestAlgorithm, digest, digestStream, isXof } from "@/core/crypto/digest";
-import { decodeText } from "@/core/crypto/encoding";
-import { at, type DataSpec, type DigestResult, encode, type OpContext, type OutputEncoding } from "./op-base";
+import {
+  at,
+  bytesOf,
+  type DataSpec,
+  type DigestResult,
+  encode,
+  type OpContext,
+  type OutputEncoding,
+  streamOptions,
+} from "../../op-base";
 
 export async function hash(
   a: { alg: DigestAlgorithm; data: DataSpec; output: OutputEncoding; length?: number },
@@ -18,19 +26,14 @@ export async function hash(
   if (data.kind === "file") {
     inputLength = data.file.size;
     result = await at({ INVALID_PARAMETER: "length", default: "data" }, () =>
-      digestStream(alg, data.file, {
-        ...length,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        ...(ctx.progress ? { onProgress: ctx.progress } : {}),
-      }),
+      digestStream(alg, data.file, { ...length, ...streamOptions(ctx) }),
     );
   } else {
-    const { kind, text } = data;
-    const bytes = await at("data", () => decodeText(text, kind));
+    const bytes = await bytesOf("data", data);
     inputLength = bytes.length;
     result = await at({ INVALID_PARAMETER: "length", default: "alg" }, () => digest(alg, bytes, length));
   }
   return { value: encode(result, a.output), inputLength, outputLength: result.length };
 }
 
-export const hashOps = { hash };
+export const ops = { hash };

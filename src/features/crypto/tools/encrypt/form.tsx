@@ -1,22 +1,15 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { SymmetricArgs, SymmetricResult } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  FormGrid,
-  formatBytes,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import { formatBytes } from "../../format";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { SymmetricArgs, SymmetricResult } from "./op";
 
 const CIPHERS = [
   { value: "AES-256-CBC", label: "AES-256-CBC" },

@@ -3,18 +3,12 @@
 import { type FormEvent, useState } from "react";
 import type { ChainPurpose, ChainResult } from "@/core/crypto";
 import { cn } from "@/lib/utils";
-import {
-  emptyPrivateKey,
-  FormGrid,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 function CreateForm() {
   const [key, setKey] = useState(emptyPrivateKey);
@@ -69,9 +63,8 @@ function CreateForm() {
           id="cert-days"
           label="Valid for (days)"
           inputMode="numeric"
-          value={make === "self-signed" ? days : ""}
-          placeholder={make === "csr" ? "Set by the CA" : undefined}
-          disabled={make !== "self-signed"}
+          value={days}
+          off={make === "self-signed" ? undefined : "Set by the CA"}
           onChange={setDays}
           error={errors.days}
         />

@@ -1,19 +1,14 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { withArticle } from "../format";
-import type { ConvertedKey } from "../ops";
-import {
-  emptyPrivateKey,
-  FormGrid,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { withArticle } from "../../format";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { ConvertedKey } from "./op";
 
 const TARGETS = [
   { value: "spki", label: "Public key, SPKI (openssl pkey -pubout)" },

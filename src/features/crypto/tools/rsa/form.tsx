@@ -1,24 +1,16 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { OUTPUT_OPTIONS } from "../constants";
-import type { OutputEncoding, RsaPadding } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  emptyPrivateKey,
-  FormGrid,
-  OutputField,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { OUTPUT_OPTIONS } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { RsaPadding } from "./op";
 
 const PADDINGS = [
   { value: "OAEP-SHA-256", label: "OAEP with SHA-256" },
@@ -157,7 +149,7 @@ function DecryptForm() {
   );
 }
 
-export function RsaTool() {
+export default function RsaTool() {
   return (
     <section aria-labelledby="tool-rsa">
       <ToolHeading id="tool-rsa" title="RSA encryption">

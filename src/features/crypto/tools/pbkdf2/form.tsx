@@ -1,24 +1,17 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OpResult, OutputEncoding } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  FormGrid,
-  OutputField,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
-export function Pbkdf2Tool() {
+export default function Pbkdf2Tool() {
   const [password, setPassword] = useState("");
   const [salt, setSalt] = useState<DataValue>(emptyData("utf8"));
   const [iterations, setIterations] = useState("600000");

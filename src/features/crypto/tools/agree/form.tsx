@@ -1,20 +1,16 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { OpResult, OutputEncoding } from "../ops";
-import {
-  emptyPrivateKey,
-  FormGrid,
-  OutputField,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
+import { OutputField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
-export function AgreeTool() {
+export default function AgreeTool() {
   const [key, setKey] = useState(emptyPrivateKey);
   const [peer, setPeer] = useState("");
   // Off by default, as `openssl pkeyutl -derive` (dh_pad:0): a padded secret differs from OpenSSL's

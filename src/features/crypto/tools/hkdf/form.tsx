@@ -1,22 +1,14 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OutputEncoding } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  FormGrid,
-  OutputField,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import type { OutputEncoding } from "../../op-base";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 type Mode = "extract-and-expand" | "extract" | "expand";
 
@@ -108,9 +100,8 @@ export default function HkdfTool() {
           id="hkdf-length"
           label="Length (bytes)"
           inputMode="numeric"
-          value={mode === "extract" ? "" : length}
-          placeholder={mode === "extract" ? "The hash length" : undefined}
-          disabled={mode === "extract"}
+          value={length}
+          off={mode === "extract" ? "The hash length" : undefined}
           onChange={setLength}
           error={errors.length}
         />

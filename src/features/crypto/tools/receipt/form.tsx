@@ -8,7 +8,7 @@ import { Input, Textarea } from "@/components/ui/input";
 import { planLabel } from "@/core/billing/plan-names";
 import { base64ToBytes, bytesToBase64, bytesToUtf8 } from "@/core/crypto/encoding";
 import { type ReceiptKey, type VerifyOutcome, verifyReceipt } from "@/core/receipts/receipt";
-import { ToolHeading } from "../ui";
+import { ToolHeading } from "../../ui/layout";
 
 type Jwk = { kid: string; x: string; status?: string };
 
@@ -41,7 +41,7 @@ function fromFragment(): { receipt: string; signature: string } | null {
  * Verifies an Abacus receipt in the browser: its Ed25519 signature is checked over the exact text given
  * (as OpenSSL checks receipt.json) against the keys this instance publishes at /api/v1/receipt-keys.
  */
-export function ReceiptTool() {
+export default function ReceiptTool() {
   const [receipt, setReceipt] = useState("");
   const [signature, setSignature] = useState("");
   const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);

@@ -1,24 +1,18 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import { HASH_OPTIONS, type HASHES } from "../constants";
-import type { OpResult, OutputEncoding } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  FormGrid,
-  formatBytes,
-  OutputField,
-  ResultBox,
-  RunRow,
-  SelectField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { HASH_OPTIONS, type HASHES } from "../../constants";
+import { formatBytes } from "../../format";
+import type { OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
-export function HmacTool() {
+export default function HmacTool() {
   const [alg, setAlg] = useState<(typeof HASHES)[number]>("SHA-256");
   const [key, setKey] = useState<DataValue>(emptyData("hex"));
   const [data, setData] = useState<DataValue>(emptyData());

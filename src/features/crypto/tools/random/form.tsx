@@ -1,10 +1,14 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
-import type { OutputEncoding } from "../ops";
-import { FormGrid, OutputField, ResultBox, RunRow, TextField, ToolHeading, useToolForm } from "../ui";
+import type { OutputEncoding } from "../../op-base";
+import { OutputField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
-export function RandomTool() {
+export default function RandomTool() {
   const [length, setLength] = useState("32");
   const [output, setOutput] = useState<OutputEncoding>("hex");
   const form = useToolForm<{ value: string; length: number; output: OutputEncoding }>();

@@ -1,26 +1,17 @@
 "use client";
 
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { releaseHashWorker, warmHashWorker } from "../client";
-import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../constants";
-import type { DataSpec, OpResult, OutputEncoding } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  errorsFrom,
-  FormGrid,
-  formatBytes,
-  isAborted,
-  OutputField,
-  ResultBox,
-  RunRow,
-  SelectField,
-  TextField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { releaseHashWorker, warmHashWorker } from "../../client";
+import { DIGEST_OPTIONS, type DIGESTS, XOF_DEFAULTS } from "../../constants";
+import { formatBytes } from "../../format";
+import type { DataSpec, OutputEncoding } from "../../op-base";
+import type { OpResult } from "../../ops";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField, TextField } from "../../ui/fields";
+import { errorsFrom, isAborted, useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
 
 type Digest = (typeof DIGESTS)[number];
 
@@ -31,7 +22,7 @@ const LIVE_MAX_CHARS = 1_000_000;
 
 const isXof = (alg: Digest): alg is keyof typeof XOF_DEFAULTS => alg in XOF_DEFAULTS;
 
-export function HashTool() {
+export default function HashTool() {
   const [alg, setAlg] = useState<Digest>("SHA-256");
   const [data, setData] = useState<DataValue>(emptyData());
   const [output, setOutput] = useState<OutputEncoding>("hex");
@@ -125,9 +116,9 @@ export function HashTool() {
           inputMode="numeric"
           min={1}
           max={1024}
-          value={xof ? length : ""}
-          placeholder={xof ? String(XOF_DEFAULTS[alg]) : "Fixed by the algorithm"}
-          disabled={!xof}
+          value={length}
+          placeholder={xof ? String(XOF_DEFAULTS[alg]) : undefined}
+          off={xof ? undefined : "Fixed by the algorithm"}
           onChange={setLength}
           error={form.errors.length}
         />

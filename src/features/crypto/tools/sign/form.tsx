@@ -4,26 +4,17 @@ import { type FormEvent, useEffect, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../constants";
-import { useHandoff } from "../handoff";
-import type { OutputEncoding, SignatureOptions } from "../ops";
-import {
-  DataField,
-  type DataValue,
-  dataSpec,
-  emptyData,
-  emptyPrivateKey,
-  type FieldErrors,
-  FormGrid,
-  OutputField,
-  PemField,
-  PrivateKeyFields,
-  ResultBox,
-  RunRow,
-  SelectField,
-  ToolHeading,
-  useToolForm,
-} from "../ui";
+import { HASH_OPTIONS, SCHEMES_WITHOUT_HASH, withScheme } from "../../constants";
+import { useHandoff } from "../../handoff";
+import type { OutputEncoding } from "../../op-base";
+import { DataField, type DataValue, dataSpec, emptyData } from "../../ui/data-field";
+import { OutputField, SelectField } from "../../ui/fields";
+import { type FieldErrors, useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { emptyPrivateKey, PemField, PrivateKeyFields } from "../../ui/pem-field";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { SignatureOptions } from "./op";
 
 const SCHEMES = [
   { value: "auto", label: "From the key" },
@@ -305,7 +296,7 @@ function VerifyForm({ prefill }: { prefill: Prefill | null }) {
   );
 }
 
-export function SignTool() {
+export default function SignTool() {
   const [prefill, setPrefill] = useState<Prefill | null>(null);
   return (
     <section aria-labelledby="tool-sign">

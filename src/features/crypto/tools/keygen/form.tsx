@@ -3,10 +3,14 @@
 import { Signature } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { KEY_ALGORITHM_GROUPS } from "../constants";
-import { useHandoff } from "../handoff";
-import type { GeneratedKeys } from "../ops";
-import { FormGrid, ResultBox, RunRow, SelectField, TextField, ToolHeading, useToolForm } from "../ui";
+import { KEY_ALGORITHM_GROUPS } from "../../constants";
+import { useHandoff } from "../../handoff";
+import { SelectField, TextField } from "../../ui/fields";
+import { useToolForm } from "../../ui/job";
+import { FormGrid, ToolHeading } from "../../ui/layout";
+import { ResultBox } from "../../ui/result";
+import { RunRow } from "../../ui/run-row";
+import type { GeneratedKeys } from "./op";
 
 function summaryLine(k: GeneratedKeys): string {
   const s = k.summary;
@@ -23,7 +27,7 @@ function summaryLine(k: GeneratedKeys): string {
 /** The key types the Sign tool signs with (X25519, X448 and DH keys only agree on secrets). */
 const SIGNING_KINDS: readonly GeneratedKeys["summary"]["kind"][] = ["rsa", "ec", "ed25519", "ed448", "dsa"];
 
-export function KeygenTool() {
+export default function KeygenTool() {
   const [algorithm, setAlgorithm] = useState("Ed25519");
   const [passphrase, setPassphrase] = useState("");
   const form = useToolForm<GeneratedKeys & { passphrase: string }>();
