@@ -39,7 +39,7 @@ import type { Allowance, Meter } from "./cost";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
-import { LIMITS } from "./limits";
+import { isPrecision, LIMITS, PRECISION_RULE } from "./limits";
 import * as N from "./num";
 import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
@@ -63,7 +63,7 @@ export { decimalFor } from "./clones";
 export type { Meter } from "./cost";
 export type { EvalErrorCode, ExpressionError } from "./errors";
 export type { Notation } from "./format";
-export { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
+export { FUNCTION_PRECISION_LIMITS, isPrecision, LIMITS, PRECISION_RULE, parsePrecision } from "./limits";
 export { CONSTANTS, FUNCTIONS } from "./parser";
 export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "./rounding";
 
@@ -187,13 +187,8 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
   const started = clock();
   if (typeof source !== "string") return failure("", "invalid_option", "The expression must be text", 0);
   const precision = options.precision ?? LIMITS.defaultPrecision;
-  if (!Number.isInteger(precision) || precision < LIMITS.minPrecision || precision > LIMITS.maxPrecision) {
-    return failure(
-      source,
-      "invalid_option",
-      `Precision must be a whole number from ${LIMITS.minPrecision} to ${LIMITS.maxPrecision}`,
-      0,
-    );
+  if (!isPrecision(precision)) {
+    return failure(source, "invalid_option", `Precision must be ${PRECISION_RULE}`, 0);
   }
   const rounding = options.rounding ?? "half-up";
   if (!isRoundingMode(rounding))
