@@ -1,7 +1,7 @@
 /**
- * Exact rational arithmetic and correctly rounded irrational results (issue 15): identities on random
+ * Exact rational arithmetic and correctly rounded irrational results: identities on random
  * rationals, known answers for composed transcendental expressions from an independent oracle
- * (fixtures/gen-transcendental-vectors.py, mpmath at 500 digits), the issue's examples, and inputs that
+ * (fixtures/gen-transcendental-vectors.py, mpmath at 500 digits), answers people check a calculator with, and inputs that
  * used to block the event loop finishing inside the default budget.
  */
 import Decimal from "decimal.js";
@@ -68,7 +68,7 @@ describe("exact identities on random rationals", () => {
   });
 });
 
-describe("the issue's examples", () => {
+describe("answers an exact calculator must give", () => {
   it.each([
     ["1/3*3", "1", true],
     ["exp(ln(10))", "10", true],
@@ -158,24 +158,14 @@ describe("the issue's examples", () => {
 describe("bounded cost", () => {
   it("computes % of huge operands without the quotient, with a handful of operations", () => {
     const six = Array.from({ length: 6 }, () => "1e999999 % 7").join("; ");
-    // counted, not timed: on the cost model's clock (deterministic on any machine) the six remainders
-    // take a few operations each and no estimated time (the old engine built the million-digit quotient,
-    // 5 to 8 s on any machine)
+    // counted, not timed, so the same on any machine however loaded: a few operations each and no
+    // estimated cost on the cost model's clock. How long the six take on the wall clock (the quotient of
+    // a million-digit power of ten used to take seconds) is measured by bench/decimal.bench.ts.
     const meter: Meter = { ops: 0, estimatedMs: 0 };
     const r = evaluate(six, { meter, clock: () => meter.estimatedMs });
     expect(r.ok && r.display).toBe("6"); // 10^999999 mod 7 = 3^(999999 mod 6) mod 7 = 27 mod 7
     expect(meter.ops).toBeLessThanOrEqual(6 * 4);
     expect(meter.estimatedMs).toBe(0);
-    // and on the wall clock: best of five, so that a pause of a loaded machine is not counted (the six
-    // take well under a millisecond; a remainder through the million-digit power of ten takes ~50 ms each)
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      const again = evaluate(six);
-      best = Math.min(best, performance.now() - t);
-      expect(again.ok && again.display).toBe("6");
-    }
-    expect(best).toBeLessThan(40);
     expect(ok("-1e999999 % 7").display).toBe("-6");
     expect(ok("1e999999 % 0.7").display).toBe("0.4"); // 10^1000000 mod 7 = 4, over 10
     // 10^999999 + 1 is too big to keep exact; its remainder needs a million digits: refused, promptly
