@@ -11,6 +11,7 @@
  * right-associative and binds tighter than unary minus; `%` between operands is the remainder, with the
  * sign of the dividend); functions (FUNCTIONS in parser.ts); constants `pi`, `e`; variables; `ans`;
  * money `12.50 USD`; conversion `… in JPY` / `… to JPY` (loosest). `log(x)` is base 10, `log(x, b)` base b.
+ * Percentages as people mean them (`150 + 20%` = 180, `20% of 150`, `30 as % of 120`): parser.ts.
  * `round(x, dp)` uses the selected rounding mode.
  *
  * Semantics: the result is the expression's exact mathematical value, rounded once, at the end, to
@@ -387,7 +388,28 @@ function show(
   rangeCheck(x.v, node, budget, precision);
   const where = node ?? { pos: 0, len: 1 };
   const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
-  return present(x, full, notation, rounding, precision, budget, where);
+  const shown = present(x, full, notation, rounding, precision, budget, where);
+  if (node?.kind !== "asPercent") return shown;
+  // `a as % of b` is the ratio (what `ans` and a variable hold: 0.25 × 150 is 25% of 150), shown
+  // as a percentage, its hundredfold rounded once to the precision
+  const hundredfold: Val = { v: N.mul(x.v, R.fromBigInt(100n)), c: null };
+  const pct = present(
+    hundredfold,
+    roundOnce(hundredfold.v, { sd: precision }, rounding, precision, budget, where),
+    notation,
+    rounding,
+    precision,
+    budget,
+    where,
+  );
+  return {
+    value: shown.value,
+    display: `${pct.display}%`,
+    exact: pct.exact,
+    full: `${pct.full}%`,
+    fullExact: pct.fullExact,
+    ...(pct.bound ? { bound: pct.bound } : {}),
+  };
 }
 
 /**

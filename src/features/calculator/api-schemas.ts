@@ -7,7 +7,10 @@ const PRECISION_ERROR = `precision must be ${PRECISION_RULE}`;
 export const calculateBody = z.object({
   expression: z
     .string({ error: "expression must be a string" })
-    .max(10_000, "expression is longer than 10,000 characters"),
+    .max(10_000, "expression is longer than 10,000 characters")
+    .describe(
+      "The calculator's syntax. Percentages follow the documented table: `150 + 20%` is 180, `20% of 150` is 30, `30 as % of 120` is 25%.",
+    ),
   precision: z
     .number({ error: PRECISION_ERROR })
     .int(PRECISION_ERROR)
