@@ -18,6 +18,8 @@ export interface Val {
   readonly v: N.Num;
   /** ISO 4217 code for an amount of money, null for a plain number. */
   readonly c: string | null;
+  /** Shown rounded to the currency's cash increment (`in CHF cash`); any further operation drops it. */
+  readonly cash?: true;
 }
 
 /** A function's precision cap (the constant e has exp's). */
@@ -156,8 +158,19 @@ export class Evaluator {
         }
         return { v: x.v, c: node.currency };
       }
-      case "convert":
-        return this.convert(this.eval(node.operand), node.currency, node);
+      case "convert": {
+        const x = this.eval(node.operand);
+        if (node.currency === null && x.c === null) {
+          throw new EngineError(
+            "type",
+            "Cash rounding needs an amount of money, e.g. 100 CHF / 3 in cash",
+            node.pos,
+            node.len,
+          );
+        }
+        const y = node.currency === null ? x : this.convert(x, node.currency, node);
+        return node.cash ? { v: y.v, c: y.c, cash: true } : { v: y.v, c: y.c };
+      }
       case "binary":
         return this.binaryChain(node);
       case "call":

@@ -33,6 +33,7 @@
  * is a backstop once real work is done (cost.ts `overruns`), so every input finishes within about 50 ms
  * and no trivial one is refused because the process was descheduled.
  */
+import { cashStep } from "../money/cash";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
@@ -124,8 +125,11 @@ export interface EvalSuccess {
   readonly full: string;
   /** Whether `full` is the exact value. */
   readonly fullExact: boolean;
-  /** For money: the amount rounded to minor units ("38.120") and the code. */
-  readonly money?: { readonly amount: string; readonly currency: string };
+  /**
+   * For money: the amount rounded to minor units ("38.120") and the code; `cash`, the cash increment
+   * it was rounded to instead ("0.05"), when the expression asked for cash (`in CHF cash`).
+   */
+  readonly money?: { readonly amount: string; readonly currency: string; readonly cash?: string };
   /** A rational with a repeating expansion: 1/6 = "0.1" then "6" repeating ({ int: "0", pre: "1", cycle: "6" }). */
   readonly repeating?: {
     readonly sign: string;
@@ -455,7 +459,11 @@ function present(
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   }
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where);
+  const step = x.cash ? (cashStep(x.c) ?? 1n) : 1n;
+  const m =
+    step === 1n
+      ? roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where)
+      : roundToStep(x.v, step, minor, rounding, Math.max(precision, 20), budget, where);
   const amount = formatFixed(m.d, minor);
   // An amount of money is what was shown: `ans` and variables carry the amount rounded to minor
   // units (26961 JPY, not 26960.87…), so that a calculation continued from it goes on from the
@@ -467,9 +475,36 @@ function present(
     exact: m.exact,
     full: text,
     fullExact: full.exact,
-    money: { amount, currency: x.c },
+    money: {
+      amount,
+      currency: x.c,
+      ...(x.cash ? { cash: formatFixed(new ScaledDecimal(step, -minor), minor) } : {}),
+    },
     ...extra,
   };
+}
+
+/** Rounds once to a whole number of `step` minor units (a cash increment): 33.333… CHF → 33.35. */
+function roundToStep(
+  x: N.Num,
+  step: bigint,
+  minor: number,
+  rounding: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): Rounded {
+  const increment = R.make(step, 1n, -minor) as R.Q;
+  const steps = roundOnce(
+    N.div(x, increment, where.pos, where.len),
+    { dp: 0 },
+    rounding,
+    precision,
+    budget,
+    where,
+  );
+  const whole = BigInt(steps.d.toFixed(0));
+  return { d: new ScaledDecimal(whole * step, -minor), exact: steps.exact };
 }
 
 export interface FormatOptions {

@@ -4,7 +4,8 @@
  * Grammar, loosest first:
  *   program    := statement ((";" | newline) statement)*
  *   statement  := name "=" conversion | conversion | (empty)
- *   conversion := sum (("in" | "to") CODE | "as" "%" "of" sum     120 USD + 45 EUR in JPY; 30 as % of 120
+ *   conversion := sum (("in" | "to") (CODE "cash"? | "cash")     120 USD + 45 EUR in JPY; 100 CHF / 3 in cash
+ *                 | "as" "%" "of" sum                           30 as % of 120
  *                 | "is" percent ("of" | "on" | "off") "what")*  36 is 20% of what
  *   sum        := sum ("+" | "-") partOf | partOf                left-associative
  *   partOf     := percent ("of" | "on" | "off") partOf | product 20% of 150, 20% off 150
@@ -71,7 +72,10 @@ export type Node =
   | {
       readonly kind: "convert";
       readonly operand: Node;
-      readonly currency: string;
+      /** null: `in cash`, the operand's own currency. */
+      readonly currency: string | null;
+      /** `in CHF cash`: rounded to the currency's cash increment rather than its minor unit. */
+      readonly cash: boolean;
       readonly pos: number;
       readonly len: number;
     }
@@ -172,6 +176,11 @@ function word(t: Token): string | undefined {
 
 function isKeyword(t: Token): boolean {
   return word(t) !== undefined;
+}
+
+/** `cash` after a conversion: `in CHF cash`, `in cash` (not reserved elsewhere). */
+function isCash(t: Token): boolean {
+  return t.type === "ident" && t.text.toLowerCase() === "cash";
 }
 
 /** A percentage, possibly signed: the operand that makes `+`, `-`, `of`, `on` and `off` percentage rules. */
@@ -307,6 +316,18 @@ class Parser {
         continue;
       }
       const code = this.peek();
+      if (isCash(code)) {
+        this.next();
+        node = {
+          kind: "convert",
+          operand: node,
+          currency: null,
+          cash: true,
+          pos: kw.start,
+          len: code.end - kw.start,
+        };
+        continue;
+      }
       if (code.type !== "ident" || isKeyword(code)) {
         throw new EngineError(
           "syntax",
@@ -316,12 +337,15 @@ class Parser {
         );
       }
       this.next();
+      const cash = isCash(this.peek());
+      const end = cash ? this.next().end : code.end;
       node = {
         kind: "convert",
         operand: node,
         currency: this.currency(code),
+        cash,
         pos: kw.start,
-        len: code.end - kw.start,
+        len: end - kw.start,
       };
     }
     this.depth -= chained;

@@ -1,7 +1,7 @@
 /**
  * Percentages as people mean them: the documented table, the rules around them (what stays plain, what
- * is refused), and a differential test of every form, with plain numbers and with money, against
- * Python's fractions and decimal modules (fixtures/percent-oracle.py).
+ * is refused), and a differential test of every form, with plain numbers, with money and with money
+ * paid in cash, against Python's fractions and decimal modules (fixtures/percent-oracle.py).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cashStep } from "../money/cash";
 import { getCurrency } from "../money/currencies";
 import { ECB_SNAPSHOT } from "../money/ecb-snapshot";
 import { evaluate, type RoundingMode } from "./index";
@@ -125,6 +126,8 @@ interface Case {
   rounding: RoundingMode;
   precision: number;
   minor: number | null;
+  /** A cash increment in minor units (`… in cash`). */
+  step: number;
   source: string;
 }
 
@@ -165,7 +168,10 @@ const caseArb = fc
     b: percentText,
     rounding: fc.constantFrom(...MODES),
     precision: fc.integer({ min: 1, max: 40 }),
-    currency: fc.option(fc.constantFrom("USD", "JPY", "BHD", "EUR"), { nil: null }),
+    currency: fc.option(fc.constantFrom("USD", "JPY", "BHD", "EUR", "CHF", "DKK", "SEK", "HUF"), {
+      nil: null,
+    }),
+    cash: fc.boolean(),
   })
   .filter(({ form, b }) => {
     const p = Number(b);
@@ -174,13 +180,16 @@ const caseArb = fc
     if (form === "is-on") return p !== -100;
     return true;
   })
-  .map(({ form, a, b, rounding, precision, currency }): Case => {
+  .map(({ form, a, b, rounding, precision, currency, cash }): Case => {
     // `as` divides two values: the percentage becomes the whole, a plain number
     const money = currency !== null && form !== "as";
     const amount = money ? `${a} ${currency}` : a;
     const bSigned = b.startsWith("-") ? `(${b})` : b;
-    const source = form === "as" ? FORMS.as(a, bSigned) : FORMS[form](amount, b);
+    const inCash = money && cash;
+    const source =
+      (form === "as" ? FORMS.as(a, bSigned) : FORMS[form](amount, b)) + (inCash ? " in cash" : "");
     return {
+      step: inCash ? Number(cashStep(currency as string) ?? 1n) : 1,
       form,
       a: a.replace(/[()]/g, ""),
       b,
@@ -208,6 +217,7 @@ describe("against Python's fractions and decimal", () => {
         form,
       ).toBe(true);
     expect(cases.filter((c) => c.minor !== null).length).toBeGreaterThan(100);
+    expect(cases.filter((c) => c.step > 1).length).toBeGreaterThan(40);
   });
 
   it("gives the same value, rounded once, in every case", () => {
