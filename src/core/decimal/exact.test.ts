@@ -225,6 +225,41 @@ describe("values whose large operands cancel more digits than Ziv's first cap", 
   });
 });
 
+describe("values a hair's breadth from a rounding boundary", () => {
+  // 1 - exp(-1200) is 1 - 7.02·10^-522: deciding its rounding from the whole value takes 530 digits of
+  // exp(-1200), past the budget; the part that is not the boundary, -exp(-1200), has its sign at 20
+  const deterministic = (source: string, options: EvaluateOptions = {}) => {
+    const meter: Meter = { ops: 0, estimatedMs: 0 };
+    const r = evaluate(source, { ...options, meter, clock: () => meter.estimatedMs });
+    return r.ok ? `${r.display}${r.exact ? "" : " (rounded)"}` : r.error.message;
+  };
+  it.each([
+    ["1 - exp(-1200)", "down", 20, "0.99999999999999999999 (rounded)"],
+    ["1 - exp(-1200)", "floor", 20, "0.99999999999999999999 (rounded)"],
+    ["1 - exp(-1200)", "half-up", 20, "1 (rounded)"],
+    ["1 - exp(-1200)", "up", 20, "1 (rounded)"],
+    ["1 + exp(-5000)", "down", 20, "1 (rounded)"],
+    ["1 + exp(-5000)", "up", 20, "1.0000000000000000001 (rounded)"],
+    ["1 + exp(-5000)", "ceil", 5, "1.0001 (rounded)"],
+    ["-1 - exp(-2000)", "ceil", 20, "-1 (rounded)"],
+    ["-1 - exp(-2000)", "floor", 20, "-1.0000000000000000001 (rounded)"],
+    ["2.5 - exp(-3000) - exp(-4000)", "half-even", 1, "2 (rounded)"],
+    ["2.5 + exp(-3000)", "half-even", 1, "3 (rounded)"],
+    ["0.125 + sqrt(2) * exp(-900)", "half-down", 2, "0.13 (rounded)"],
+  ] as const)("%s, %s at %i digits: %s", (source, rounding, precision, expected) => {
+    expect(deterministic(source, { rounding, precision })).toBe(expected);
+  });
+
+  it("rounds money from the same decision", () => {
+    expect(deterministic("(1 - exp(-1200)) USD", { rounding: "down" })).toBe("0.99 USD (rounded)");
+  });
+
+  it("still says plainly what it cannot decide: a value equal to a boundary it does not recognise", () => {
+    // sin(3)^2 + cos(3)^2 is exactly 1; no cheap part of it tells it apart from 1
+    expect(deterministic("sin(3)^2 + cos(3)^2", { rounding: "down" })).toBe("The calculation took too long");
+  });
+});
+
 interface Vector {
   expression: string;
   precision: number;

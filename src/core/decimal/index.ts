@@ -33,6 +33,8 @@
  * is a backstop once real work is done (cost.ts `overruns`), so every input finishes within about 50 ms
  * and no trivial one is refused because the process was descheduled.
  */
+
+import Decimal from "decimal.js";
 import { cashStep } from "../money/cash";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
@@ -47,19 +49,23 @@ import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
 import * as R from "./rational";
 import {
+  type Ball,
   ends,
   firstWorkingPrecision,
   magDown,
   NeedMore,
+  Neg,
+  QReal,
   roundingDecider,
   roundUndecided,
+  Sum,
   settled,
   straddlesZero,
   type Target,
   type ZivContext,
   ziv,
 } from "./real";
-import { isRoundingMode, type RoundingMode } from "./rounding";
+import { isRoundingMode, type RoundingMode, toDecimalRounding } from "./rounding";
 
 export { decimalFor } from "./clones";
 export type { Meter } from "./cost";
@@ -336,10 +342,96 @@ function roundOnce(
     if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
     throw new NeedMore();
   }
+  const near = besideBoundary(x, out.ball, out.wp, t, mode, precision, budget, where);
+  if (near) return { d: near, exact: false };
   // never round from a ball that is undecided for lack of time, or that is still wide at 2,000 digits
   if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
   if (!settled(out.ball, out.wp)) throw new EngineError("limit", UNDECIDABLE, where.pos, where.len);
   return { d: roundUndecided(out.ball, t, mode), exact: false };
+}
+
+/** The most terms of a sum taken apart to find its rational part. */
+const MAX_TERMS = 1_000;
+
+/** Splits a sum into its rational part and the other terms (signs applied); undefined when too long. */
+function additiveParts(x: N.Num): { q: R.Q; terms: N.Num[] } | undefined {
+  let q: R.Q = R.ZERO;
+  const terms: N.Num[] = [];
+  const stack: [N.Num, 1 | -1][] = [[x, 1]];
+  while (stack.length > 0) {
+    const [y, s] = stack.pop() as [N.Num, 1 | -1];
+    if (terms.length + stack.length > MAX_TERMS) return undefined;
+    const rational = N.isQ(y) ? y : y instanceof QReal ? y.q : undefined;
+    if (rational) {
+      const next = s > 0 ? R.add(q, rational) : R.sub(q, rational);
+      if (!next) return undefined;
+      q = next;
+    } else if (y instanceof Sum) {
+      stack.push([y.a, s], [y.b, (s * y.s) as 1 | -1]);
+    } else if (y instanceof Neg) {
+      stack.push([y.a, -s as 1 | -1]);
+    } else {
+      terms.push(s > 0 ? y : N.neg(y));
+    }
+  }
+  return { q, terms };
+}
+
+/**
+ * A value whose ball still holds a rounding boundary B because it lies a hair's breadth from it
+ * (1 - exp(-1200) = 1 - 7·10^-522, rounded down): when the sum's rational part is B itself, x - B is
+ * the sum of the other terms, whose sign and size are cheap at a low relative precision, where x itself
+ * would need hundreds of digits. Knowing on which side of B the value lies, and that it is closer to B
+ * than to any other boundary, decides the rounding. Undefined when that does not apply.
+ */
+function besideBoundary(
+  x: N.Num,
+  ball: Ball,
+  wp: number,
+  t: Target,
+  mode: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): DecimalLike | undefined {
+  if (ball.c.isZero()) return undefined;
+  // the nearest point that is a boundary in some mode: a grid value or a midpoint, one digit further
+  const B =
+    "sd" in t
+      ? new Exact(ball.c.toSD(t.sd + 1, Decimal.ROUND_HALF_EVEN))
+      : new Exact(ball.c.toDecimalPlaces(t.dp + 1, Decimal.ROUND_HALF_EVEN));
+  if (B.isZero()) return undefined;
+  const { lo, hi } = ends(ball, wp);
+  if (lo.gt(B) || hi.lt(B)) return undefined;
+  const parts = additiveParts(x);
+  const bq = R.fromString(B.toString());
+  if (!parts || !bq || R.cmp(parts.q, bq) !== 0 || parts.terms.length === 0) return undefined;
+  let rest = parts.terms[0] as N.Num;
+  for (const term of parts.terms.slice(1)) rest = N.add(rest, term);
+  // closer than this to B, the value is nearer B than any other boundary (at the grid or one digit on)
+  const e = "sd" in t ? B.e - t.sd - 5 : -t.dp - 6;
+  let side: { sign: 1 | -1; small: boolean } | undefined;
+  try {
+    const out = ziv(
+      N.toReal(rest),
+      firstWorkingPrecision(precision),
+      Math.max(4 * precision + 100, 400),
+      zivContext(budget, where),
+      (b, w) => {
+        const r = ends(b, w);
+        if (!r.lo.gt(0) && !r.hi.lt(0)) return undefined;
+        const mag = r.lo.abs().gt(r.hi.abs()) ? r.lo.abs() : r.hi.abs();
+        return { sign: r.lo.gt(0) ? (1 as const) : (-1 as const), small: mag.lt(new Exact(`1e${e}`)) };
+      },
+    );
+    if (out.kind === "decided") side = out.value;
+  } catch (err) {
+    if (!(err instanceof NeedMore) && !(err instanceof EngineError)) throw err;
+  }
+  if (!side?.small) return undefined;
+  const nudged = B.plus(new Exact(`${side.sign}e${e}`));
+  const m = toDecimalRounding(mode);
+  return "sd" in t ? nudged.toSD(t.sd, m) : nudged.toDecimalPlaces(t.dp, m);
 }
 
 function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: number): void {
