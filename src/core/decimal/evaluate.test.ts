@@ -334,7 +334,7 @@ describe("options and bounds", () => {
 
   it("caps slow functions' precision, length, depth and statements", () => {
     // (asin(0.5) = pi/6 is exact now, so it is no longer slow: the cap is shown with asin(0.3))
-    // (the caps are derived from the cost model since issue 15's follow-up; cost.test.ts pins them)
+    // (the caps are derived from the cost model, so the budget and the caps cannot drift apart; cost.test.ts pins them)
     expect(err("asin(0.3)", { precision: 1000 })).toMatchObject({
       code: "limit",
       message: `asin() is limited to ${FUNCTION_PRECISION_LIMITS.asin} significant digits; lower the precision`,

@@ -18,6 +18,8 @@ export interface Val {
   readonly v: N.Num;
   /** ISO 4217 code for an amount of money, null for a plain number. */
   readonly c: string | null;
+  /** Shown rounded to the currency's cash increment (`in CHF cash`); any further operation drops it. */
+  readonly cash?: true;
 }
 
 /** A function's precision cap (the constant e has exp's). */
@@ -156,13 +158,70 @@ export class Evaluator {
         }
         return { v: x.v, c: node.currency };
       }
-      case "convert":
-        return this.convert(this.eval(node.operand), node.currency, node);
+      case "convert": {
+        const x = this.eval(node.operand);
+        if (node.currency === null && x.c === null) {
+          throw new EngineError(
+            "type",
+            "Cash rounding needs an amount of money, e.g. 100 CHF / 3 in cash",
+            node.pos,
+            node.len,
+          );
+        }
+        const y = node.currency === null ? x : this.convert(x, node.currency, node);
+        return node.cash ? { v: y.v, c: y.c, cash: true } : { v: y.v, c: y.c };
+      }
       case "binary":
         return this.binaryChain(node);
       case "call":
         return this.call(node);
+      case "percentChange": {
+        const base = this.eval(node.base);
+        const p = this.plainPercent(node.percent);
+        const factor = node.sign === 1 ? N.add(R.ONE, p) : N.sub(R.ONE, p);
+        return { v: N.mul(base.v, factor), c: base.c };
+      }
+      case "percentBase": {
+        const value = this.eval(node.value);
+        const p = this.plainPercent(node.percent);
+        const of = node.sign === 0 ? p : node.sign === 1 ? N.add(R.ONE, p) : N.sub(R.ONE, p);
+        if (this.isZero(of)) {
+          const why = node.sign === 0 ? "0% of any base is 0" : "100% off any base is 0";
+          throw new EngineError("division_by_zero", `No base: ${why}`, node.pos, node.len);
+        }
+        return { v: N.div(value.v, of, node.pos, node.len), c: value.c };
+      }
+      case "asPercent": {
+        const part = this.eval(node.part);
+        const whole = this.eval(node.whole);
+        if ((part.c === null) !== (whole.c === null)) {
+          throw new EngineError(
+            "type",
+            `Cannot take ${kindOf(part.c)} as a percentage of ${kindOf(whole.c)}`,
+            node.pos,
+            node.len,
+          );
+        }
+        const w = part.c !== null && whole.c !== part.c ? this.convert(whole, part.c, node) : whole;
+        if (this.isZero(w.v))
+          throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
+        return { v: N.div(part.v, w.v, node.pos, node.len), c: null };
+      }
     }
+  }
+
+  /** A percentage that scales something: a plain number (20% of 150 USD, not 20 USD% of it). */
+  private plainPercent(node: Node): N.Num {
+    const p = this.eval(node);
+    if (p.c !== null) {
+      throw new EngineError(
+        "type",
+        `A percentage must be a plain number, not an amount in ${p.c}`,
+        node.pos,
+        node.len,
+      );
+    }
+    return p.v;
   }
 
   private variable(node: Node & { kind: "var" }): Val {

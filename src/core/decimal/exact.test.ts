@@ -1,7 +1,7 @@
 /**
- * Exact rational arithmetic and correctly rounded irrational results (issue 15): identities on random
+ * Exact rational arithmetic and correctly rounded irrational results: identities on random
  * rationals, known answers for composed transcendental expressions from an independent oracle
- * (fixtures/gen-transcendental-vectors.py, mpmath at 500 digits), the issue's examples, and inputs that
+ * (fixtures/gen-transcendental-vectors.py, mpmath at 500 digits), answers people check a calculator with, and inputs that
  * used to block the event loop finishing inside the default budget.
  */
 import Decimal from "decimal.js";
@@ -68,7 +68,7 @@ describe("exact identities on random rationals", () => {
   });
 });
 
-describe("the issue's examples", () => {
+describe("answers an exact calculator must give", () => {
   it.each([
     ["1/3*3", "1", true],
     ["exp(ln(10))", "10", true],
@@ -158,24 +158,14 @@ describe("the issue's examples", () => {
 describe("bounded cost", () => {
   it("computes % of huge operands without the quotient, with a handful of operations", () => {
     const six = Array.from({ length: 6 }, () => "1e999999 % 7").join("; ");
-    // counted, not timed: on the cost model's clock (deterministic on any machine) the six remainders
-    // take a few operations each and no estimated time (the old engine built the million-digit quotient,
-    // 5 to 8 s on any machine)
+    // counted, not timed, so the same on any machine however loaded: a few operations each and no
+    // estimated cost on the cost model's clock. How long the six take on the wall clock (the quotient of
+    // a million-digit power of ten used to take seconds) is measured by bench/decimal.bench.ts.
     const meter: Meter = { ops: 0, estimatedMs: 0 };
     const r = evaluate(six, { meter, clock: () => meter.estimatedMs });
     expect(r.ok && r.display).toBe("6"); // 10^999999 mod 7 = 3^(999999 mod 6) mod 7 = 27 mod 7
     expect(meter.ops).toBeLessThanOrEqual(6 * 4);
     expect(meter.estimatedMs).toBe(0);
-    // and on the wall clock: best of five, so that a pause of a loaded machine is not counted (the six
-    // take well under a millisecond; a remainder through the million-digit power of ten takes ~50 ms each)
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      const again = evaluate(six);
-      best = Math.min(best, performance.now() - t);
-      expect(again.ok && again.display).toBe("6");
-    }
-    expect(best).toBeLessThan(40);
     expect(ok("-1e999999 % 7").display).toBe("-6");
     expect(ok("1e999999 % 0.7").display).toBe("0.4"); // 10^1000000 mod 7 = 4, over 10
     // 10^999999 + 1 is too big to keep exact; its remainder needs a million digits: refused, promptly
@@ -232,6 +222,41 @@ describe("values whose large operands cancel more digits than Ziv's first cap", 
     // 10^10 - (sqrt(10^4000 + 1) - 10^2000) is 10^10 - 5·10^-2001: rounded down it is 9999999999.9999999999
     const r = evaluate(`10^10 - (sqrt(10^4000 + 1) - 10^2000)`, { rounding: "down", timeLimitMs: 10_000 });
     expect(r.ok ? r.display : r.error.message).toBe("The calculation cannot be done at this precision");
+  });
+});
+
+describe("values a hair's breadth from a rounding boundary", () => {
+  // 1 - exp(-1200) is 1 - 7.02·10^-522: deciding its rounding from the whole value takes 530 digits of
+  // exp(-1200), past the budget; the part that is not the boundary, -exp(-1200), has its sign at 20
+  const deterministic = (source: string, options: EvaluateOptions = {}) => {
+    const meter: Meter = { ops: 0, estimatedMs: 0 };
+    const r = evaluate(source, { ...options, meter, clock: () => meter.estimatedMs });
+    return r.ok ? `${r.display}${r.exact ? "" : " (rounded)"}` : r.error.message;
+  };
+  it.each([
+    ["1 - exp(-1200)", "down", 20, "0.99999999999999999999 (rounded)"],
+    ["1 - exp(-1200)", "floor", 20, "0.99999999999999999999 (rounded)"],
+    ["1 - exp(-1200)", "half-up", 20, "1 (rounded)"],
+    ["1 - exp(-1200)", "up", 20, "1 (rounded)"],
+    ["1 + exp(-5000)", "down", 20, "1 (rounded)"],
+    ["1 + exp(-5000)", "up", 20, "1.0000000000000000001 (rounded)"],
+    ["1 + exp(-5000)", "ceil", 5, "1.0001 (rounded)"],
+    ["-1 - exp(-2000)", "ceil", 20, "-1 (rounded)"],
+    ["-1 - exp(-2000)", "floor", 20, "-1.0000000000000000001 (rounded)"],
+    ["2.5 - exp(-3000) - exp(-4000)", "half-even", 1, "2 (rounded)"],
+    ["2.5 + exp(-3000)", "half-even", 1, "3 (rounded)"],
+    ["0.125 + sqrt(2) * exp(-900)", "half-down", 2, "0.13 (rounded)"],
+  ] as const)("%s, %s at %i digits: %s", (source, rounding, precision, expected) => {
+    expect(deterministic(source, { rounding, precision })).toBe(expected);
+  });
+
+  it("rounds money from the same decision", () => {
+    expect(deterministic("(1 - exp(-1200)) USD", { rounding: "down" })).toBe("0.99 USD (rounded)");
+  });
+
+  it("still says plainly what it cannot decide: a value equal to a boundary it does not recognise", () => {
+    // sin(3)^2 + cos(3)^2 is exactly 1; no cheap part of it tells it apart from 1
+    expect(deterministic("sin(3)^2 + cos(3)^2", { rounding: "down" })).toBe("The calculation took too long");
   });
 });
 

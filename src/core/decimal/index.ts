@@ -11,6 +11,7 @@
  * right-associative and binds tighter than unary minus; `%` between operands is the remainder, with the
  * sign of the dividend); functions (FUNCTIONS in parser.ts); constants `pi`, `e`; variables; `ans`;
  * money `12.50 USD`; conversion `… in JPY` / `… to JPY` (loosest). `log(x)` is base 10, `log(x, b)` base b.
+ * Percentages as people mean them (`150 + 20%` = 180, `20% of 150`, `30 as % of 120`): parser.ts.
  * `round(x, dp)` uses the selected rounding mode.
  *
  * Semantics: the result is the expression's exact mathematical value, rounded once, at the end, to
@@ -32,6 +33,9 @@
  * is a backstop once real work is done (cost.ts `overruns`), so every input finishes within about 50 ms
  * and no trivial one is refused because the process was descheduled.
  */
+
+import Decimal from "decimal.js";
+import { cashStep } from "../money/cash";
 import { getCurrency } from "../money/currencies";
 import type { RateTable } from "../money/fx";
 import { Exact, isDecimalError, recoverDecimalState } from "./clones";
@@ -39,31 +43,35 @@ import type { Allowance, Meter } from "./cost";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
 import { Evaluator, type Val } from "./evaluator";
 import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
-import { LIMITS } from "./limits";
+import { isPrecision, LIMITS, PRECISION_RULE } from "./limits";
 import * as N from "./num";
 import type { Node } from "./parser";
 import { parse, type Statement } from "./parser";
 import * as R from "./rational";
 import {
+  type Ball,
   ends,
   firstWorkingPrecision,
   magDown,
   NeedMore,
+  Neg,
+  QReal,
   roundingDecider,
   roundUndecided,
+  Sum,
   settled,
   straddlesZero,
   type Target,
   type ZivContext,
   ziv,
 } from "./real";
-import { isRoundingMode, type RoundingMode } from "./rounding";
+import { isRoundingMode, type RoundingMode, toDecimalRounding } from "./rounding";
 
 export { decimalFor } from "./clones";
 export type { Meter } from "./cost";
 export type { EvalErrorCode, ExpressionError } from "./errors";
 export type { Notation } from "./format";
-export { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
+export { FUNCTION_PRECISION_LIMITS, isPrecision, LIMITS, PRECISION_RULE, parsePrecision } from "./limits";
 export { CONSTANTS, FUNCTIONS } from "./parser";
 export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "./rounding";
 
@@ -123,8 +131,11 @@ export interface EvalSuccess {
   readonly full: string;
   /** Whether `full` is the exact value. */
   readonly fullExact: boolean;
-  /** For money: the amount rounded to minor units ("38.120") and the code. */
-  readonly money?: { readonly amount: string; readonly currency: string };
+  /**
+   * For money: the amount rounded to minor units ("38.120") and the code; `cash`, the cash increment
+   * it was rounded to instead ("0.05"), when the expression asked for cash (`in CHF cash`).
+   */
+  readonly money?: { readonly amount: string; readonly currency: string; readonly cash?: string };
   /** A rational with a repeating expansion: 1/6 = "0.1" then "6" repeating ({ int: "0", pre: "1", cycle: "6" }). */
   readonly repeating?: {
     readonly sign: string;
@@ -187,13 +198,8 @@ export function evaluate(source: string, options: EvaluateOptions = {}): EvalRes
   const started = clock();
   if (typeof source !== "string") return failure("", "invalid_option", "The expression must be text", 0);
   const precision = options.precision ?? LIMITS.defaultPrecision;
-  if (!Number.isInteger(precision) || precision < LIMITS.minPrecision || precision > LIMITS.maxPrecision) {
-    return failure(
-      source,
-      "invalid_option",
-      `Precision must be a whole number from ${LIMITS.minPrecision} to ${LIMITS.maxPrecision}`,
-      0,
-    );
+  if (!isPrecision(precision)) {
+    return failure(source, "invalid_option", `Precision must be ${PRECISION_RULE}`, 0);
   }
   const rounding = options.rounding ?? "half-up";
   if (!isRoundingMode(rounding))
@@ -336,10 +342,96 @@ function roundOnce(
     if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
     throw new NeedMore();
   }
+  const near = besideBoundary(x, out.ball, out.wp, t, mode, precision, budget, where);
+  if (near) return { d: near, exact: false };
   // never round from a ball that is undecided for lack of time, or that is still wide at 2,000 digits
   if (out.timedOut) throw new EngineError("limit", "The calculation took too long", where.pos, where.len);
   if (!settled(out.ball, out.wp)) throw new EngineError("limit", UNDECIDABLE, where.pos, where.len);
   return { d: roundUndecided(out.ball, t, mode), exact: false };
+}
+
+/** The most terms of a sum taken apart to find its rational part. */
+const MAX_TERMS = 1_000;
+
+/** Splits a sum into its rational part and the other terms (signs applied); undefined when too long. */
+function additiveParts(x: N.Num): { q: R.Q; terms: N.Num[] } | undefined {
+  let q: R.Q = R.ZERO;
+  const terms: N.Num[] = [];
+  const stack: [N.Num, 1 | -1][] = [[x, 1]];
+  while (stack.length > 0) {
+    const [y, s] = stack.pop() as [N.Num, 1 | -1];
+    if (terms.length + stack.length > MAX_TERMS) return undefined;
+    const rational = N.isQ(y) ? y : y instanceof QReal ? y.q : undefined;
+    if (rational) {
+      const next = s > 0 ? R.add(q, rational) : R.sub(q, rational);
+      if (!next) return undefined;
+      q = next;
+    } else if (y instanceof Sum) {
+      stack.push([y.a, s], [y.b, (s * y.s) as 1 | -1]);
+    } else if (y instanceof Neg) {
+      stack.push([y.a, -s as 1 | -1]);
+    } else {
+      terms.push(s > 0 ? y : N.neg(y));
+    }
+  }
+  return { q, terms };
+}
+
+/**
+ * A value whose ball still holds a rounding boundary B because it lies a hair's breadth from it
+ * (1 - exp(-1200) = 1 - 7·10^-522, rounded down): when the sum's rational part is B itself, x - B is
+ * the sum of the other terms, whose sign and size are cheap at a low relative precision, where x itself
+ * would need hundreds of digits. Knowing on which side of B the value lies, and that it is closer to B
+ * than to any other boundary, decides the rounding. Undefined when that does not apply.
+ */
+function besideBoundary(
+  x: N.Num,
+  ball: Ball,
+  wp: number,
+  t: Target,
+  mode: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): DecimalLike | undefined {
+  if (ball.c.isZero()) return undefined;
+  // the nearest point that is a boundary in some mode: a grid value or a midpoint, one digit further
+  const B =
+    "sd" in t
+      ? new Exact(ball.c.toSD(t.sd + 1, Decimal.ROUND_HALF_EVEN))
+      : new Exact(ball.c.toDecimalPlaces(t.dp + 1, Decimal.ROUND_HALF_EVEN));
+  if (B.isZero()) return undefined;
+  const { lo, hi } = ends(ball, wp);
+  if (lo.gt(B) || hi.lt(B)) return undefined;
+  const parts = additiveParts(x);
+  const bq = R.fromString(B.toString());
+  if (!parts || !bq || R.cmp(parts.q, bq) !== 0 || parts.terms.length === 0) return undefined;
+  let rest = parts.terms[0] as N.Num;
+  for (const term of parts.terms.slice(1)) rest = N.add(rest, term);
+  // closer than this to B, the value is nearer B than any other boundary (at the grid or one digit on)
+  const e = "sd" in t ? B.e - t.sd - 5 : -t.dp - 6;
+  let side: { sign: 1 | -1; small: boolean } | undefined;
+  try {
+    const out = ziv(
+      N.toReal(rest),
+      firstWorkingPrecision(precision),
+      Math.max(4 * precision + 100, 400),
+      zivContext(budget, where),
+      (b, w) => {
+        const r = ends(b, w);
+        if (!r.lo.gt(0) && !r.hi.lt(0)) return undefined;
+        const mag = r.lo.abs().gt(r.hi.abs()) ? r.lo.abs() : r.hi.abs();
+        return { sign: r.lo.gt(0) ? (1 as const) : (-1 as const), small: mag.lt(new Exact(`1e${e}`)) };
+      },
+    );
+    if (out.kind === "decided") side = out.value;
+  } catch (err) {
+    if (!(err instanceof NeedMore) && !(err instanceof EngineError)) throw err;
+  }
+  if (!side?.small) return undefined;
+  const nudged = B.plus(new Exact(`${side.sign}e${e}`));
+  const m = toDecimalRounding(mode);
+  return "sd" in t ? nudged.toSD(t.sd, m) : nudged.toDecimalPlaces(t.dp, m);
 }
 
 function rangeCheck(x: N.Num, node: Node | null, budget: Budget, precision: number): void {
@@ -392,7 +484,28 @@ function show(
   rangeCheck(x.v, node, budget, precision);
   const where = node ?? { pos: 0, len: 1 };
   const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
-  return present(x, full, notation, rounding, precision, budget, where);
+  const shown = present(x, full, notation, rounding, precision, budget, where);
+  if (node?.kind !== "asPercent") return shown;
+  // `a as % of b` is the ratio (what `ans` and a variable hold: 0.25 × 150 is 25% of 150), shown
+  // as a percentage, its hundredfold rounded once to the precision
+  const hundredfold: Val = { v: N.mul(x.v, R.fromBigInt(100n)), c: null };
+  const pct = present(
+    hundredfold,
+    roundOnce(hundredfold.v, { sd: precision }, rounding, precision, budget, where),
+    notation,
+    rounding,
+    precision,
+    budget,
+    where,
+  );
+  return {
+    value: shown.value,
+    display: `${pct.display}%`,
+    exact: pct.exact,
+    full: `${pct.full}%`,
+    fullExact: pct.fullExact,
+    ...(pct.bound ? { bound: pct.bound } : {}),
+  };
 }
 
 /**
@@ -438,7 +551,11 @@ function present(
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   }
   const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const m = roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where);
+  const step = x.cash ? (cashStep(x.c) ?? 1n) : 1n;
+  const m =
+    step === 1n
+      ? roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where)
+      : roundToStep(x.v, step, minor, rounding, Math.max(precision, 20), budget, where);
   const amount = formatFixed(m.d, minor);
   // An amount of money is what was shown: `ans` and variables carry the amount rounded to minor
   // units (26961 JPY, not 26960.87…), so that a calculation continued from it goes on from the
@@ -450,9 +567,36 @@ function present(
     exact: m.exact,
     full: text,
     fullExact: full.exact,
-    money: { amount, currency: x.c },
+    money: {
+      amount,
+      currency: x.c,
+      ...(x.cash ? { cash: formatFixed(new ScaledDecimal(step, -minor), minor) } : {}),
+    },
     ...extra,
   };
+}
+
+/** Rounds once to a whole number of `step` minor units (a cash increment): 33.333… CHF → 33.35. */
+function roundToStep(
+  x: N.Num,
+  step: bigint,
+  minor: number,
+  rounding: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): Rounded {
+  const increment = R.make(step, 1n, -minor) as R.Q;
+  const steps = roundOnce(
+    N.div(x, increment, where.pos, where.len),
+    { dp: 0 },
+    rounding,
+    precision,
+    budget,
+    where,
+  );
+  const whole = BigInt(steps.d.toFixed(0));
+  return { d: new ScaledDecimal(whole * step, -minor), exact: steps.exact };
 }
 
 export interface FormatOptions {

@@ -29,6 +29,25 @@ export const LIMITS = {
   timeLimitMs: 40,
 } as const;
 
+/** What a precision must be, in the words the engine's error and every precision field use. */
+export const PRECISION_RULE = `a whole number from ${LIMITS.minPrecision} to ${LIMITS.maxPrecision}`;
+
+/** Whether `n` is an allowed precision (significant digits). */
+export function isPrecision(n: unknown): n is number {
+  return Number.isInteger(n) && (n as number) >= LIMITS.minPrecision && (n as number) <= LIMITS.maxPrecision;
+}
+
+/**
+ * A precision typed by a person or carried in a link: digits only (no sign, exponent or fraction, which
+ * `Number()` would accept), within the bounds; null otherwise.
+ */
+export function parsePrecision(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d{1,4}$/.test(t)) return null;
+  const n = Number(t);
+  return isPrecision(n) ? n : null;
+}
+
 /**
  * The decimal.js calls (cost model names, cost.ts) that the first step of Ziv's loop makes for each slow
  * function, with the decimal exponent of the worst argument the model is asked about: exp's cost grows

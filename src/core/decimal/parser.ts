@@ -4,8 +4,11 @@
  * Grammar, loosest first:
  *   program    := statement ((";" | newline) statement)*
  *   statement  := name "=" conversion | conversion | (empty)
- *   conversion := sum (("in" | "to") CODE)*                      120 USD + 45 EUR in JPY
- *   sum        := sum ("+" | "-") product | product              left-associative
+ *   conversion := sum (("in" | "to") (CODE "cash"? | "cash")     120 USD + 45 EUR in JPY; 100 CHF / 3 in cash
+ *                 | "as" "%" "of" sum                           30 as % of 120
+ *                 | "is" percent ("of" | "on" | "off") "what")*  36 is 20% of what
+ *   sum        := sum ("+" | "-") partOf | partOf                left-associative
+ *   partOf     := percent ("of" | "on" | "off") partOf | product 20% of 150, 20% off 150
  *   product    := product ("*" | "/" | "%") unary | unary        % between operands is the remainder
  *   unary      := ("-" | "+") unary | money                      -2^2 = -(2^2) = -4
  *   money      := power CODE?                                    12.50 USD, (2 + 3) eur
@@ -16,6 +19,15 @@
  * A `%` is the percent suffix when nothing that can start an operand follows it (`12%`, `12% * 3`,
  * `(1+2)%`), or when it is written right after a number and a sign follows (`50% - 10%`); otherwise it is
  * the remainder operator (`10 % 3`, `10%3`). Names are case-sensitive; currency codes are not.
+ *
+ * Percentages mean what people mean by them, and this is the one place that says so:
+ *   a + b%  →  a × (1 + b/100)      a - b%  →  a × (1 - b/100)      (b% the whole right operand and a
+ *                                                                    not itself a percentage)
+ *   a * b%  →  a × b/100            b% of a  →  a × b/100
+ *   b% on a →  a × (1 + b/100)      b% off a →  a × (1 - b/100)
+ *   a as % of b  →  a / b, shown as a percentage
+ *   a is b% of what  →  a / (b/100);  `on what` → a / (1 + b/100);  `off what` → a / (1 - b/100)
+ * Between two percentages `+` and `-` stay plain (`50% - 10%` = 40%): points, not a change of a change.
  */
 import { getCurrency } from "../money/currencies";
 import { EngineError, where } from "./errors";
@@ -60,7 +72,36 @@ export type Node =
   | {
       readonly kind: "convert";
       readonly operand: Node;
-      readonly currency: string;
+      /** null: `in cash`, the operand's own currency. */
+      readonly currency: string | null;
+      /** `in CHF cash`: rounded to the currency's cash increment rather than its minor unit. */
+      readonly cash: boolean;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** base × (1 + sign × percent): `a + b%`, `a - b%`, `b% on a`, `b% off a`. */
+  | {
+      readonly kind: "percentChange";
+      readonly base: Node;
+      readonly percent: Node;
+      readonly sign: 1 | -1;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** part / whole, shown as a percentage: `a as % of b`. */
+  | {
+      readonly kind: "asPercent";
+      readonly part: Node;
+      readonly whole: Node;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** The base a percentage was taken of: value / percent (sign 0), value / (1 ± percent) (on, off). */
+  | {
+      readonly kind: "percentBase";
+      readonly value: Node;
+      readonly percent: Node;
+      readonly sign: 0 | 1 | -1;
       readonly pos: number;
       readonly len: number;
     };
@@ -107,17 +148,44 @@ export const FUNCTIONS: Readonly<Record<string, { readonly min: number; readonly
 };
 
 export const CONSTANTS: readonly string[] = ["pi", "e"];
-const KEYWORDS = new Set(["in", "to"]);
+/** Conversion words. */
+const CONVERT_WORDS = new Set(["in", "to"]);
+/** Words after a percentage: `20% of 150`. */
+const PART_WORDS: ReadonlyMap<string, 0 | 1 | -1> = new Map([
+  ["of", 0],
+  ["on", 1],
+  ["off", -1],
+]);
+/** Every reserved word: none of them can name a variable or be read as a currency code. */
+export const KEYWORDS: ReadonlySet<string> = new Set([...CONVERT_WORDS, ...PART_WORDS.keys(), "as", "is"]);
 
 const BP_SUM = 10;
+/** `of`, `on`, `off`: looser than `*` (20% of 2 * 75 is 20% of 150), tighter than `+`. */
+const BP_PART = 15;
 const BP_PRODUCT = 20;
 const BP_UNARY = 30;
 const BP_MONEY = 35;
 const BP_POWER = 40;
 const BP_PERCENT = 45;
 
+function word(t: Token): string | undefined {
+  if (t.type !== "ident") return undefined;
+  const w = t.text.toLowerCase();
+  return KEYWORDS.has(w) ? w : undefined;
+}
+
 function isKeyword(t: Token): boolean {
-  return t.type === "ident" && KEYWORDS.has(t.text.toLowerCase());
+  return word(t) !== undefined;
+}
+
+/** `cash` after a conversion: `in CHF cash`, `in cash` (not reserved elsewhere). */
+function isCash(t: Token): boolean {
+  return t.type === "ident" && t.text.toLowerCase() === "cash";
+}
+
+/** A percentage, possibly signed: the operand that makes `+`, `-`, `of`, `on` and `off` percentage rules. */
+function isPercentage(n: Node): boolean {
+  return n.kind === "percent" || (n.kind === "unary" && isPercentage(n.operand));
 }
 
 function canStartOperand(t: Token): boolean {
@@ -232,11 +300,34 @@ class Parser {
   private conversion(): Node {
     let node = this.expr(0);
     let chained = 0;
-    while (isKeyword(this.peek())) {
+    for (;;) {
+      const w = word(this.peek());
+      if (w === undefined) break;
+      if (!CONVERT_WORDS.has(w) && w !== "as" && w !== "is") throw this.unexpected(this.peek());
       const kw = this.next();
       this.enter(kw);
       chained++;
+      if (w === "as") {
+        node = this.asPercent(node, kw);
+        continue;
+      }
+      if (w === "is") {
+        node = this.percentBase(node, kw);
+        continue;
+      }
       const code = this.peek();
+      if (isCash(code)) {
+        this.next();
+        node = {
+          kind: "convert",
+          operand: node,
+          currency: null,
+          cash: true,
+          pos: kw.start,
+          len: code.end - kw.start,
+        };
+        continue;
+      }
       if (code.type !== "ident" || isKeyword(code)) {
         throw new EngineError(
           "syntax",
@@ -246,16 +337,65 @@ class Parser {
         );
       }
       this.next();
+      const cash = isCash(this.peek());
+      const end = cash ? this.next().end : code.end;
       node = {
         kind: "convert",
         operand: node,
         currency: this.currency(code),
+        cash,
         pos: kw.start,
-        len: code.end - kw.start,
+        len: end - kw.start,
       };
     }
     this.depth -= chained;
     return node;
+  }
+
+  /** `a as % of b`, after `as`. */
+  private asPercent(part: Node, kw: Token): Node {
+    const pct = this.peek();
+    if (pct.type !== "op" || pct.text !== "%" || word(this.peek(1)) !== "of") {
+      throw new EngineError(
+        "syntax",
+        `Expected '% of' after 'as' ${where(this.source, pct.start)}`,
+        pct.start,
+        Math.max(1, pct.end - pct.start),
+      );
+    }
+    this.next();
+    this.next();
+    const whole = this.expr(0);
+    return { kind: "asPercent", part, whole, pos: kw.start, len: kw.end - kw.start };
+  }
+
+  /** `a is b% of what` (or `on what`, `off what`), after `is`. */
+  private percentBase(value: Node, kw: Token): Node {
+    const start = this.peek();
+    const percent = this.expr(BP_PART);
+    if (!isPercentage(percent)) {
+      throw new EngineError(
+        "syntax",
+        `Expected a percentage after 'is', as in 36 is 20% of what ${where(this.source, start.start)}`,
+        start.start,
+        Math.max(1, start.end - start.start),
+      );
+    }
+    const how = this.peek();
+    const sign = PART_WORDS.get(word(how) ?? "");
+    const what = this.peek(1);
+    if (sign === undefined || what.type !== "ident" || what.text.toLowerCase() !== "what") {
+      const at = sign === undefined ? how : what;
+      throw new EngineError(
+        "syntax",
+        `Expected 'of what', 'on what' or 'off what' ${where(this.source, at.start)}`,
+        at.start,
+        Math.max(1, at.end - at.start),
+      );
+    }
+    this.next();
+    this.next();
+    return { kind: "percentBase", value, percent, sign, pos: kw.start, len: what.end - kw.start };
   }
 
   private currency(t: Token): string {
@@ -301,7 +441,37 @@ class Parser {
         if (bp <= minBp) break;
         this.next();
         const right = this.expr(op === "^" ? BP_POWER - 1 : bp);
-        left = { kind: "binary", op, left, right, pos: t.start, len: 1 };
+        left =
+          (op === "+" || op === "-") && isPercentage(right) && !isPercentage(left)
+            ? {
+                kind: "percentChange",
+                base: left,
+                percent: right,
+                sign: op === "+" ? 1 : -1,
+                pos: t.start,
+                len: 1,
+              }
+            : { kind: "binary", op, left, right, pos: t.start, len: 1 };
+        continue;
+      }
+      const part = PART_WORDS.get(word(t) ?? "");
+      if (part !== undefined) {
+        if (BP_PART <= minBp) break;
+        if (!isPercentage(left)) {
+          throw new EngineError(
+            "syntax",
+            `'${t.text}' needs a percentage before it, as in 20% ${t.text.toLowerCase()} 150 ${where(this.source, t.start)}`,
+            t.start,
+            t.end - t.start,
+          );
+        }
+        this.next();
+        const base = this.expr(BP_PART);
+        const len = t.end - t.start;
+        left =
+          part === 0
+            ? { kind: "binary", op: "*", left, right: base, pos: t.start, len }
+            : { kind: "percentChange", base, percent: left, sign: part, pos: t.start, len };
         continue;
       }
       if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(") {

@@ -108,6 +108,8 @@ export function convert(
   to: string,
   table: RateTable,
   mode: RoundingMode = "half-even",
+  /** Round to a whole number of this many minor units (a cash increment, cash.ts `cashStep`). */
+  step = 1n,
 ): MoneyResult<Money> {
   const target = getCurrency(to);
   if (!target) return { ok: false, error: { code: "unknown_currency", message: `Unknown currency ${to}` } };
@@ -122,5 +124,11 @@ export function convert(
   const shift = target.minorUnits - source.minorUnits;
   if (shift >= 0) num *= pow10(shift);
   else den *= pow10(-shift);
-  return { ok: true, value: Object.freeze({ amount: roundDiv(num, den, mode), currency: target.code }) };
+  // one rounding, straight to the step: rounding to minor units first and then to the step can
+  // move a value across the step's midpoint (12.245 DKK → 12.25 → 12.50, but 12.245 is nearer 12.00)
+  const s = step > 0n ? step : 1n;
+  return {
+    ok: true,
+    value: Object.freeze({ amount: roundDiv(num, den * s, mode) * s, currency: target.code }),
+  };
 }

@@ -2,6 +2,7 @@
  * Money engine (pure: no I/O, runs in the browser and in Node).
  *
  * - currencies.ts  ISO 4217 table: getCurrency, isCurrencyCode, minorUnits, CURRENCIES
+ * - cash.ts        cash increments from CLDR (CHF 0.05): cashStep, roundToCash
  * - money.ts       Money = { amount: bigint minor units, currency }; parseMoney, toDecimalString,
  *                  roundToMoney (all nine rounding modes, exact), add/subtract/sum/compare/multiply
  * - allocate.ts    split into N parts, allocate by ratios; parts always sum to the total
@@ -15,6 +16,7 @@
  */
 export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "../rounding";
 export { allocate, MAX_PARTS, type Ratio, split } from "./allocate";
+export { CASH_SOURCE, cashStep, divideInCash, hasCashRounding, roundToCash } from "./cash";
 export {
   CURRENCIES,
   type Currency,

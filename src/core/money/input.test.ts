@@ -74,7 +74,7 @@ describe("parseAmount and parseCode", () => {
   });
 
   it("applies one decimal-places rule in every currency: extra zeros are fine, finer amounts are refused", () => {
-    // the two cases, now one rule: 100.00 JPY is 100 yen exactly; 1234.565 EUR is not a cent amount
+    // trailing zeros and extra digits are one rule: 100.00 JPY is 100 yen exactly; 1234.565 EUR is not a cent amount
     const yen = parseAmount("100.00", "JPY");
     expect(yen.ok && yen.value).toEqual({ amount: 100n, currency: "JPY" });
     const euro = parseAmount("1234.560", "EUR");

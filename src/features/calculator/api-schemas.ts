@@ -1,15 +1,21 @@
 import { z } from "zod";
+import { LIMITS, PRECISION_RULE } from "@/core/decimal/limits";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
+
+const PRECISION_ERROR = `precision must be ${PRECISION_RULE}`;
 
 export const calculateBody = z.object({
   expression: z
     .string({ error: "expression must be a string" })
-    .max(10_000, "expression is longer than 10,000 characters"),
+    .max(10_000, "expression is longer than 10,000 characters")
+    .describe(
+      "The calculator's syntax. Percentages follow the documented table: `150 + 20%` is 180, `20% of 150` is 30, `30 as % of 120` is 25%.",
+    ),
   precision: z
-    .number({ error: "precision must be a whole number from 1 to 1000" })
-    .int("precision must be a whole number from 1 to 1000")
-    .min(1, "precision must be a whole number from 1 to 1000")
-    .max(1000, "precision must be a whole number from 1 to 1000")
+    .number({ error: PRECISION_ERROR })
+    .int(PRECISION_ERROR)
+    .min(LIMITS.minPrecision, PRECISION_ERROR)
+    .max(LIMITS.maxPrecision, PRECISION_ERROR)
     .optional(),
   rounding: z.enum(ROUNDING_MODES, `rounding must be one of ${ROUNDING_MODES.join(", ")}`).optional(),
 });

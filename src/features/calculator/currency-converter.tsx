@@ -4,10 +4,20 @@ import { X } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { Button } from "@/components/ui/button";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { RoundingMode } from "@/core/decimal";
-import { convert, crossRate, getCurrency, inverseRate, type RateTable, rateCurrencies } from "@/core/money";
+import {
+  cashStep,
+  convert,
+  crossRate,
+  getCurrency,
+  hasCashRounding,
+  inverseRate,
+  type RateTable,
+  rateCurrencies,
+} from "@/core/money";
 import { errorOf, parseAmount, shortRate } from "@/core/money/input";
 import { SaveCalculation } from "@/features/history";
 import { AlignedAmount, fractionWidthFor } from "./controls";
@@ -46,11 +56,13 @@ export function Converter({
     return DEFAULT_TARGETS.filter((c) => available.includes(c) && c !== from).slice(0, 3);
   });
 
+  const [cash, setCash] = useState(false);
   const amount = useMemo(() => parseAmount(amountText, from), [amountText, from]);
   const rows = useMemo(
     () =>
       targets.map((code) => {
-        const converted = amount.ok ? convert(amount.value, code, rates, rounding) : null;
+        const step = cash ? cashStep(code) : 1n;
+        const converted = amount.ok ? convert(amount.value, code, rates, rounding, step) : null;
         const rate = crossRate(rates, from, code);
         const inverse = inverseRate(rates, from, code);
         return {
@@ -58,9 +70,10 @@ export function Converter({
           converted: converted?.ok ? converted.value : null,
           rate: rate.ok ? rate.value : null,
           inverse: inverse.ok ? inverse.value : null,
+          cashed: cash && hasCashRounding(code),
         };
       }),
-    [targets, amount, rates, rounding, from],
+    [targets, amount, rates, rounding, from, cash],
   );
   const width = fractionWidthFor(targets.map((c) => getCurrency(c)?.minorUnits ?? 0));
 
@@ -98,6 +111,16 @@ export function Converter({
           {(props) => <CurrencyCombobox {...props} codes={available} value={from} onValueChange={setFrom} />}
         </Field>
       </div>
+
+      <label className="-mt-1 mb-3 flex w-fit items-center gap-2 text-sm">
+        <ChoiceInput
+          type="checkbox"
+          checked={cash}
+          onChange={(event) => setCash(event.target.checked)}
+          className="size-4 accent-primary"
+        />
+        Paid in cash: round to the coins (CHF 0.05, DKK 0.50, SEK 1)
+      </label>
 
       {targets.length === 0 ? (
         <p className="rounded-md border border-dashed border-border p-4 text-sm text-muted-foreground">
@@ -140,7 +163,12 @@ export function Converter({
                   </th>
                   <td className="px-3 py-3 text-right text-base font-medium">
                     {row.converted ? (
-                      <AlignedAmount text={fmt(row.converted)} fractionWidth={width} data-testid="amount" />
+                      <>
+                        <AlignedAmount text={fmt(row.converted)} fractionWidth={width} data-testid="amount" />
+                        {row.cashed ? (
+                          <span className="block text-xs font-normal text-muted-foreground">in cash</span>
+                        ) : null}
+                      </>
                     ) : (
                       <span className="text-muted-foreground">–</span>
                     )}
@@ -173,7 +201,9 @@ export function Converter({
             amount.ok && rows.some((row) => row.converted)
               ? {
                   mode: "currency",
-                  expression: rows.map((row) => `${amountText.trim()} ${from} in ${row.code}`).join("\n"),
+                  expression: rows
+                    .map((row) => `${amountText.trim()} ${from} in ${row.code}${cash ? " cash" : ""}`)
+                    .join("\n"),
                   precision: 20,
                   rounding,
                 }

@@ -4,6 +4,7 @@ import { Check } from "lucide-react";
 import type * as React from "react";
 import { useId, useState } from "react";
 import { CurrencyCombobox } from "@/components/money/currency-combobox";
+import { ChoiceInput } from "@/components/ui/choice-input";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { RoundingMode } from "@/core/decimal";
@@ -12,9 +13,12 @@ import {
   allocate,
   applyDiscount,
   CURRENCIES,
+  divideInCash,
   extractTax,
   getCurrency,
+  hasCashRounding,
   type Money,
+  roundToCash,
   split,
   sum,
 } from "@/core/money";
@@ -44,6 +48,7 @@ export function MoneyTools({
   const [splitMode, setSplitMode] = useState<"equal" | "ratios">("equal");
   const [partsText, setPartsText] = useState("3");
   const [ratiosText, setRatiosText] = useState("1:2:3");
+  const [cash, setCash] = useState(false);
 
   const amount = parseAmount(amountText, currency);
   const total = amount.ok ? amount.value : null;
@@ -68,16 +73,20 @@ export function MoneyTools({
   const parts = parseParts(partsText);
   const ratios = parseRatios(ratiosText);
   const splitInput = splitMode === "equal" ? parts : ratios;
+  const cashed = cash && hasCashRounding(currency);
   let pieces: Money[] | null = null;
+  let splitTotal = total;
   if (total && splitInput.ok) {
-    pieces =
-      splitMode === "equal" && parts.ok
-        ? split(total, parts.value)
-        : ratios.ok
-          ? allocate(total, ratios.value)
-          : null;
+    const divide = (t: Money) =>
+      splitMode === "equal" && parts.ok ? split(t, parts.value) : ratios.ok ? allocate(t, ratios.value) : [];
+    const divided = cashed ? divideInCash(total, divide, rounding) : { total, parts: divide(total) };
+    splitTotal = divided.total;
+    pieces = divided.parts.length > 0 ? divided.parts : null;
   }
   const pieceSum = pieces && total ? sum(pieces, total.currency) : null;
+  /** The row that says what is paid in coins, under a total, when cash is asked for and matters. */
+  const inCash = (m: Money) =>
+    cashed ? [{ label: "In cash", money: roundToCash(m, rounding), total: true }] : [];
 
   return (
     <ToolCard
@@ -104,6 +113,16 @@ export function MoneyTools({
           )}
         </Field>
       </div>
+
+      <label className="-mt-1 flex w-fit items-center gap-2 text-sm">
+        <ChoiceInput
+          type="checkbox"
+          checked={cash}
+          onChange={(event) => setCash(event.target.checked)}
+          className="size-4 accent-primary"
+        />
+        Paid in cash: round totals and parts to the coins
+      </label>
 
       <div className="mt-2 grid gap-6 lg:grid-cols-3">
         <Tool title="Tax" id={`${ids}-tax`}>
@@ -138,6 +157,7 @@ export function MoneyTools({
                     { label: "Net", money: tax.net },
                     { label: "Tax", money: tax.tax },
                     { label: "Gross", money: tax.gross, total: true },
+                    ...inCash(tax.gross),
                   ]
                 : null
             }
@@ -176,6 +196,7 @@ export function MoneyTools({
                     { label: "Original", money: discount.original },
                     { label: "Discount", money: { ...discount.discount, amount: -discount.discount.amount } },
                     { label: "Final", money: discount.final, total: true },
+                    ...inCash(discount.final),
                   ]
                 : null
             }
@@ -246,8 +267,13 @@ export function MoneyTools({
                 : null
             }
             check={
-              pieceSum && total
-                ? { ok: pieceSum.amount === total.amount, text: "The parts add up to the amount" }
+              pieceSum && splitTotal
+                ? {
+                    ok: pieceSum.amount === splitTotal.amount,
+                    text: cashed
+                      ? `The parts add up to the amount paid in cash, ${fmt(splitTotal)}`
+                      : "The parts add up to the amount",
+                  }
                 : null
             }
           />

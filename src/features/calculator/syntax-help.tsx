@@ -7,6 +7,9 @@ const EXAMPLES = [
   "sqrt(2)",
   "round(2.675, 2)",
   "1200 * 7.5%",
+  "150 + 20%",
+  "20% off 59.99 EUR",
+  "30 as % of 120",
   "rate = 7.5%\n1200 * rate",
   "120 USD + 45 EUR in JPY",
   "99.99 GBP to USD",
@@ -31,6 +34,12 @@ export function SyntaxHelp({ onExample }: { onExample: (text: string) => void })
           <span className="font-medium text-foreground">Numbers</span>{" "}
           <code className="font-mono">1_000.50</code>, <code className="font-mono">1e-7</code>,{" "}
           <code className="font-mono">12%</code> (= 0.12)
+        </p>
+        <p>
+          <span className="font-medium text-foreground">Percentages</span>{" "}
+          <code className="font-mono">150 + 20%</code> = 180, <code className="font-mono">20% of 150</code>,{" "}
+          <code className="font-mono">20% off 150</code>, <code className="font-mono">30 as % of 120</code>,{" "}
+          <code className="font-mono">36 is 20% of what</code>
         </p>
         <p>
           <span className="font-medium text-foreground">Operators</span>{" "}
