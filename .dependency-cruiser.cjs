@@ -1,5 +1,5 @@
 /**
- * Import rules (DESIGN.md): imports flow app → features → server | core | components, server → core.
+ * Import rules (ARCHITECTURE.md, "Layers"): imports flow app → features → server | core | components, server → core.
  * Run by `npm run lint` (`npm run lint:imports`). dependency-cruiser rather than Biome's
  * noRestrictedImports because it resolves the `@/` alias and relative paths to real files, and its
  * rules can refer back to the importer's own folder (`$1`), so "a feature may not import another
@@ -16,10 +16,14 @@ module.exports = {
     },
     {
       name: "features-import-no-other-feature-internals",
-      comment: "A feature may use another feature only through its public index.ts.",
+      comment:
+        "A feature may use another feature only through its public surface: index.ts (safe in the browser and on the server) or server/index.ts (server-only queries and services).",
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
-      to: { path: "^src/features/", pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.tsx?$"] },
+      to: {
+        path: "^src/features/",
+        pathNot: ["^src/features/$1/", "^src/features/[^/]+/(server/)?index\\.tsx?$"],
+      },
     },
     {
       name: "core-imports-only-core",

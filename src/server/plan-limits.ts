@@ -2,7 +2,7 @@ import "server-only";
 import { and, count, eq, gt } from "drizzle-orm";
 import { planOf, upgradeFor } from "@/core/billing/plans";
 import { plural } from "@/core/plural";
-import { planIdOf } from "./api-keys";
+import { organizationPlan } from "./billing/subscription";
 import type { Db } from "./db/client";
 import { invitation, member } from "./db/schema";
 
@@ -11,7 +11,7 @@ export const MEMBER_HARD_CAP = 500;
 
 /** The most members an organization's plan allows (the hard cap for unlimited plans). */
 export async function memberLimitOf(db: Db, organizationId: string): Promise<number> {
-  return planOf(await planIdOf(db, organizationId)).limits.members ?? MEMBER_HARD_CAP;
+  return planOf(await organizationPlan(db, organizationId)).limits.members ?? MEMBER_HARD_CAP;
 }
 
 /**
@@ -24,7 +24,7 @@ export async function memberLimitProblem(
   organizationId: string,
   options: { countPending: boolean },
 ): Promise<string | null> {
-  const plan = planOf(await planIdOf(db, organizationId));
+  const plan = planOf(await organizationPlan(db, organizationId));
   const limit = plan.limits.members ?? MEMBER_HARD_CAP;
   const [members] = await db
     .select({ n: count() })

@@ -19,8 +19,11 @@ vi.hoisted(() => {
 });
 vi.mock("@/server/api", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/server/api")>()),
-  guardApi: async () => ({ caller: { organizationId: null, headers: {} } }),
   limitAnonymousApi: async () => null,
+}));
+vi.mock("@/features/api-keys/server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/features/api-keys/server")>()),
+  guardApi: async () => ({ caller: { organizationId: null, headers: {} } }),
 }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-forwarded-for": "10.9.0.2" }),

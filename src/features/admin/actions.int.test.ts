@@ -207,7 +207,7 @@ describe("user management rules", () => {
   });
 
   it("the last admin cannot be demoted, banned or deleted, even with the rows raced", async () => {
-    const { setUserRole, banUser } = await import("@/server/admin-users");
+    const { setUserRole, banUser } = await import("@/features/admin/server/users");
     // Two admins demote each other at once: the admin rows are locked, so one of them must fail.
     const [a, b] = await Promise.all([
       setUserRole(t.db, { id: ids.root ?? "", email: "root@example.com" }, ids.second ?? "", "user"),
@@ -242,7 +242,7 @@ describe("user management rules", () => {
   });
 
   it("refuses to leave no active admin when the other admin is banned", async () => {
-    const { setUserRole } = await import("@/server/admin-users");
+    const { setUserRole } = await import("@/features/admin/server/users");
     await t.db
       .update(user)
       .set({ banned: true })

@@ -5,18 +5,9 @@ import { getCurrency } from "@/core/money/currencies";
 import { parseEcbXml, parseRatesCsv } from "@/core/money/rates";
 import { plural } from "@/core/plural";
 import { type ActionResult, action } from "@/server/action";
-import { setContactHandled } from "@/server/admin-overview";
-import {
-  type AdminOutcome,
-  banUser,
-  deleteUser,
-  impersonationTarget,
-  revokeUserSessions,
-  setUserRole,
-  unbanUser,
-} from "@/server/admin-users";
 import type { AuditActor } from "@/server/audit";
 import { getAuth } from "@/server/auth";
+import { impersonationTarget } from "@/server/auth/impersonation";
 import type { Viewer } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { applyRates, previewRates, type RatePreview, setRate } from "@/server/fx";
@@ -29,6 +20,15 @@ import {
   setRoleSchema,
   userIdSchema,
 } from "./schemas";
+import { setContactHandled } from "./server/overview";
+import {
+  type AdminOutcome,
+  banUser,
+  deleteUser,
+  revokeUserSessions,
+  setUserRole,
+  unbanUser,
+} from "./server/users";
 
 const admin = { kind: "admin" } as const;
 

@@ -8,13 +8,13 @@ import { CheckoutForm } from "@/features/checkout/checkout-form";
 import { newIdempotencyKey } from "@/features/checkout/idempotency";
 import { buildQuote, parseSelection } from "@/features/checkout/quote";
 import { OrderSelection } from "@/features/checkout/selection";
+import { organizationPreferences } from "@/features/organizations/server";
 import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
 import { lastBillingDetails, pendingOrder } from "@/server/billing/checkout";
 import { getSubscription } from "@/server/billing/subscription";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
-import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Checkout" };
 

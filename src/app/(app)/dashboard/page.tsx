@@ -4,7 +4,7 @@ import { SettingsSection } from "@/components/ui/section";
 import { MEMBER_ROLE_LABELS, memberRoleOf } from "@/core/auth/roles";
 import { upgradeFor } from "@/core/billing/plans";
 import { ApiKeys } from "@/features/api-keys/api-keys";
-import { listApiKeys } from "@/features/api-keys/service";
+import { listApiKeys } from "@/features/api-keys/server";
 import { BillingSection } from "@/features/billing/billing-section";
 import { dashboardUsage, memberSummary } from "@/features/dashboard/queries";
 import { UsageChart, UsageOverview } from "@/features/dashboard/usage";

@@ -3,12 +3,12 @@ import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { SearchForm } from "@/components/ui/search-form";
 import { FormSelect } from "@/components/ui/select";
-import { listOrganizationChoices, listUsers } from "@/server/admin-users";
 import { AUDIT_ACTIONS, listAuditLog } from "@/server/audit";
 import { getDb } from "@/server/db/client";
 import { AdminPage } from "../admin-nav";
 import { Pager } from "../pager";
 import { parseAuditQuery, parseUserQuery, type SearchParams, withParams } from "../search-params";
+import { listOrganizationChoices, listUsers } from "../server/users";
 import { AuditTable } from "./audit-table";
 import { type SortLinks, UsersTable } from "./users-table";
 

@@ -10,13 +10,16 @@ import {
   OrganizationDetailsForm,
   PendingInvitations,
   PreferencesForm,
-} from "@/features/organizations/org-forms";
-import { organizationMembers, pendingInvitations } from "@/features/organizations/queries";
+} from "@/features/organizations";
+import {
+  organizationMembers,
+  organizationPreferences,
+  pendingInvitations,
+} from "@/features/organizations/server";
 import { appOrigin } from "@/server/auth";
 import { invitationLink } from "@/server/auth/auth";
 import { loadMembership, requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Organization" };
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import { newApiKeySecret } from "@/server/api-keys";
 import type { Db } from "@/server/db/client";
 import { apiKeys } from "@/server/db/schema";
-import { MAX_ACTIVE_KEYS } from "./schemas";
+import { MAX_ACTIVE_KEYS } from "../schemas";
+import { newApiKeySecret } from "./keys";
 
 export type ApiKeyRow = {
   id: string;

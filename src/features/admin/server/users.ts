@@ -2,9 +2,10 @@ import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { PlatformRole } from "@/core/auth/roles";
 import { plural } from "@/core/plural";
-import { type AuditActor, writeAudit } from "./audit";
-import type { Db, Tx } from "./db/client";
-import { member, organization, session, user } from "./db/schema";
+import { type AuditActor, writeAudit } from "@/server/audit";
+import { NO_USER_ERROR, SELF_ERROR, userLabel } from "@/server/auth/impersonation";
+import type { Db, Tx } from "@/server/db/client";
+import { member, organization, session, user } from "@/server/db/schema";
 
 /**
  * User management for platform admins: the list behind /admin/users and every change an admin can
@@ -124,10 +125,9 @@ export type AdminOutcome = { ok: true; message: string } | { ok: false; error: s
 
 type Target = typeof user.$inferSelect;
 
-export const SELF_ERROR = "You cannot do that to your own account.";
+export { NO_USER_ERROR, SELF_ERROR };
 export const LAST_ADMIN_ERROR = "This is the last admin: make someone else an admin first.";
 export const NOT_ADMIN_ERROR = "Not found.";
-export const NO_USER_ERROR = "That user no longer exists.";
 
 /**
  * Runs `change` for `targetId` in a transaction that holds every admin row locked, after checking the
@@ -163,7 +163,7 @@ async function withTarget(
 }
 
 const isActiveAdmin = (t: Target) => t.role === "admin" && !t.banned;
-const label = (t: Target) => `${t.name} <${t.email}>`;
+const label = userLabel;
 
 export async function setUserRole(
   db: Db,
@@ -318,20 +318,6 @@ export async function deleteUser(
       return { ok: true, message: `${target.name}'s account is deleted.` };
     },
   );
-}
-
-/** The user an admin may impersonate: exists, not banned, not an admin, not the admin. */
-export async function impersonationTarget(
-  db: Db,
-  actor: AuditActor,
-  targetId: string,
-): Promise<{ ok: true; target: { id: string; label: string } } | { ok: false; error: string }> {
-  const [target] = await db.select().from(user).where(eq(user.id, targetId));
-  if (!target) return { ok: false, error: NO_USER_ERROR };
-  if (target.id === actor.id) return { ok: false, error: SELF_ERROR };
-  if (target.role === "admin") return { ok: false, error: "Admins cannot be impersonated." };
-  if (target.banned) return { ok: false, error: "A banned user cannot be impersonated; unban them first." };
-  return { ok: true, target: { id: target.id, label: label(target) } };
 }
 
 export async function userEmail(db: Db, id: string): Promise<string | null> {

@@ -1,0 +1,44 @@
+"use client";
+import { useActionForm } from "@/components/hooks/use-action-form";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { updateOrganizationAction } from "./actions";
+import { useRefresh } from "./member-roles";
+
+export function OrganizationDetailsForm({
+  name,
+  slug,
+  canEdit,
+}: {
+  name: string;
+  slug: string;
+  canEdit: boolean;
+}) {
+  const refresh = useRefresh();
+  const form = useActionForm({ name, slug }, updateOrganizationAction, {
+    idPrefix: "org",
+    success: "Organization saved.",
+    onSuccess: refresh,
+  });
+  return (
+    <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
+      <Field id="org-name" label="Name" error={form.fieldErrors.name}>
+        {(props) => <Input {...props} {...form.field("name")} disabled={!canEdit} />}
+      </Field>
+      <Field id="org-slug" label="Slug" error={form.fieldErrors.slug}>
+        {(props) => <Input {...props} {...form.field("slug")} disabled={!canEdit} />}
+      </Field>
+      <FormError id="org-error" message={form.formError} />
+      {canEdit ? (
+        <div>
+          <SubmitButton pending={form.pending} variant="outline">
+            Save
+          </SubmitButton>
+        </div>
+      ) : (
+        <p className="text-sm text-muted-foreground">Only owners and admins can change these.</p>
+      )}
+    </form>
+  );
+}
