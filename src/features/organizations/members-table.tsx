@@ -6,6 +6,7 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { SimpleSelect } from "@/components/ui/select";
 import { assignableRoles } from "@/core/auth/roles";
+import type { Result } from "@/core/result";
 import { removeMemberAction, updateMemberRoleAction } from "./actions";
 import { ROLE_CHANGE_EFFECT, type Role, roleLabels, useRefresh, withArticle } from "./member-roles";
 
@@ -36,7 +37,7 @@ export function MembersTable({ members, viewerRole }: { members: MemberRow[]; vi
   const canManage = viewerRole !== "member";
   const assignable = assignableRoles(viewerRole);
 
-  function run(fn: () => Promise<{ ok: true } | { ok: false; error: string }>, success: string) {
+  function run(fn: () => Promise<Result<unknown>>, success: string) {
     startTransition(async () => {
       const result = await callAction(fn);
       if (!result) return;

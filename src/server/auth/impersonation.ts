@@ -1,5 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import type { Result } from "@/core/result";
 import type { AuditActor } from "../audit";
 import type { Db } from "../db/client";
 import { user } from "../db/schema";
@@ -20,11 +21,11 @@ export async function impersonationTarget(
   db: Db,
   actor: AuditActor,
   targetId: string,
-): Promise<{ ok: true; target: { id: string; label: string } } | { ok: false; error: string }> {
+): Promise<Result<{ id: string; label: string }>> {
   const [target] = await db.select().from(user).where(eq(user.id, targetId));
   if (!target) return { ok: false, error: NO_USER_ERROR };
   if (target.id === actor.id) return { ok: false, error: SELF_ERROR };
   if (target.role === "admin") return { ok: false, error: "Admins cannot be impersonated." };
   if (target.banned) return { ok: false, error: "A banned user cannot be impersonated; unban them first." };
-  return { ok: true, target: { id: target.id, label: userLabel(target) } };
+  return { ok: true, data: { id: target.id, label: userLabel(target) } };
 }

@@ -208,7 +208,7 @@ export async function guardAuthSurface(db: Db, ctx: HookContext): Promise<void> 
     const actor = { id: session.user.id, email: session.user.email };
     const target = await impersonationTarget(db, actor, userId);
     if (!target.ok) throw new APIError("FORBIDDEN", { message: target.error, code: "IMPERSONATION_REFUSED" });
-    impersonations.set(ctx.context, { adminId: actor.id, userId, label: target.target.label });
+    impersonations.set(ctx.context, { adminId: actor.id, userId, label: target.data.label });
   }
   if (path === "/admin/stop-impersonating" && has(path, "audited")) {
     const session = await getSessionFromCtx(ctx);

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { PlatformRole } from "@/core/auth/roles";
 import { plural } from "@/core/plural";
+import type { Result } from "@/core/result";
 import { type AuditActor, writeAudit } from "@/server/audit";
 import { NO_USER_ERROR, SELF_ERROR, userLabel } from "@/server/auth/impersonation";
 import type { Db, Tx } from "@/server/db/client";
@@ -121,7 +122,7 @@ export async function listOrganizationChoices(db: Db) {
     .limit(500);
 }
 
-export type AdminOutcome = { ok: true; message: string } | { ok: false; error: string };
+export type AdminOutcome = Result;
 
 type Target = typeof user.$inferSelect;
 
@@ -177,7 +178,8 @@ export async function setUserRole(
     targetId,
     { selfAllowed: false, removesAdmin: (t) => isActiveAdmin(t) && role !== "admin" },
     async (tx, target) => {
-      if (target.role === role) return { ok: true, message: `${target.name} is already ${article(role)}.` };
+      if (target.role === role)
+        return { ok: true, data: undefined, message: `${target.name} is already ${article(role)}.` };
       await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, target.id));
       await writeAudit(tx, actor, {
         action: "user.set-role",
@@ -187,7 +189,7 @@ export async function setUserRole(
         before: { role: target.role },
         after: { role },
       });
-      return { ok: true, message: `${target.name} is now ${article(role)}.` };
+      return { ok: true, data: undefined, message: `${target.name} is now ${article(role)}.` };
     },
   );
 }
@@ -228,7 +230,7 @@ export async function banUser(
           sessionsEnded: ended.length,
         },
       });
-      return { ok: true, message: `${target.name} is banned and signed out everywhere.` };
+      return { ok: true, data: undefined, message: `${target.name} is banned and signed out everywhere.` };
     },
   );
 }
@@ -240,7 +242,7 @@ export async function unbanUser(db: Db, actor: AuditActor, targetId: string): Pr
     targetId,
     { selfAllowed: false, removesAdmin: () => false },
     async (tx, target) => {
-      if (!target.banned) return { ok: true, message: `${target.name} is not banned.` };
+      if (!target.banned) return { ok: true, data: undefined, message: `${target.name} is not banned.` };
       await tx
         .update(user)
         .set({ banned: false, banReason: null, banExpires: null, updatedAt: new Date() })
@@ -253,7 +255,7 @@ export async function unbanUser(db: Db, actor: AuditActor, targetId: string): Pr
         before: { banned: true, banReason: target.banReason, banExpires: target.banExpires },
         after: { banned: false },
       });
-      return { ok: true, message: `${target.name} can sign in again.` };
+      return { ok: true, data: undefined, message: `${target.name} can sign in again.` };
     },
   );
 }
@@ -280,6 +282,7 @@ export async function revokeUserSessions(db: Db, actor: AuditActor, targetId: st
       });
       return {
         ok: true,
+        data: undefined,
         message: `Ended ${plural(ended.length, "session")} of ${target.name}.`,
       };
     },
@@ -315,7 +318,7 @@ export async function deleteUser(
         before: { name: target.name, email: target.email, role: target.role, memberships },
         after: null,
       });
-      return { ok: true, message: `${target.name}'s account is deleted.` };
+      return { ok: true, data: undefined, message: `${target.name}'s account is deleted.` };
     },
   );
 }
