@@ -4,6 +4,7 @@ import { Copy, KeyRound } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
+import { copyWithToast } from "@/components/hooks/copy-text";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
@@ -97,12 +98,7 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
               variant="outline"
               size="icon"
               aria-label="Copy the key"
-              onClick={() =>
-                void navigator.clipboard?.writeText(secret).then(
-                  () => notify.success("Key copied."),
-                  () => notify.error("Could not copy. Select the key and copy it yourself."),
-                )
-              }
+              onClick={() => void copyWithToast(secret, "key")}
             >
               <Copy aria-hidden />
             </Button>
