@@ -9,6 +9,7 @@ import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
+import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { backupCodesFile } from "@/core/auth/backup-codes";
@@ -261,11 +262,14 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
       <p className="mb-3 text-sm text-muted-foreground">
         Two-factor authentication is off. With it on, signing in also needs a code from an authenticator app.
       </p>
-      <Field id="two-factor-start-password" label="Password to set it up" error={start.fieldErrors.password}>
-        {(props) => (
-          <Input {...props} {...start.field("password")} type="password" autoComplete="current-password" />
-        )}
-      </Field>
+      <FormInput
+        form={start}
+        name="password"
+        id="two-factor-start-password"
+        label="Password to set it up"
+        type="password"
+        autoComplete="current-password"
+      />
       <FormError id="two-factor-start-error" message={start.formError} />
       <div>
         <SubmitButton pending={start.pending} variant="outline">

@@ -6,6 +6,7 @@ import { copyWithToast } from "@/components/hooks/copy-text";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
 import { SimpleSelect } from "@/components/ui/select";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
@@ -34,9 +35,7 @@ export function InviteForm({ viewerRole }: { viewerRole: Role }) {
         onSubmit={form.submit}
         className="grid gap-1 sm:grid-cols-[1fr_10rem_auto] sm:items-start sm:gap-3"
       >
-        <Field id="invite-email" label="Email" error={form.fieldErrors.email}>
-          {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="off" />}
-        </Field>
+        <FormInput form={form} name="email" id="invite-email" label="Email" type="email" autoComplete="off" />
         <Field id="invite-role" label="Role" error={form.fieldErrors.role}>
           {(props) => (
             <SimpleSelect

@@ -1,7 +1,6 @@
 "use client";
 import { useActionForm } from "@/components/hooks/use-action-form";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { updateOrganizationAction } from "./actions";
 import { useRefresh } from "./member-roles";
@@ -23,12 +22,8 @@ export function OrganizationDetailsForm({
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
-      <Field id="org-name" label="Name" error={form.fieldErrors.name}>
-        {(props) => <Input {...props} {...form.field("name")} disabled={!canEdit} />}
-      </Field>
-      <Field id="org-slug" label="Slug" error={form.fieldErrors.slug}>
-        {(props) => <Input {...props} {...form.field("slug")} disabled={!canEdit} />}
-      </Field>
+      <FormInput form={form} name="name" id="org-name" label="Name" disabled={!canEdit} />
+      <FormInput form={form} name="slug" id="org-slug" label="Slug" disabled={!canEdit} />
       <FormError id="org-error" message={form.formError} />
       {canEdit ? (
         <div>

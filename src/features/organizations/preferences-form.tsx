@@ -4,7 +4,7 @@ import { useActionForm } from "@/components/hooks/use-action-form";
 import { CurrencyCombobox } from "@/components/money/currency-combobox";
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { CURRENCIES } from "@/core/money/currencies";
 import { isRoundingMode } from "@/core/rounding";
@@ -61,14 +61,15 @@ export function PreferencesForm({
           />
         )}
       </Field>
-      <Field
+      <FormInput
+        form={form}
+        name="precision"
         id="org-prefs-precision"
         label="Precision (significant digits)"
         hint="1 to 1,000. 20 is plenty for money."
-        error={form.fieldErrors.precision}
-      >
-        {(props) => <Input {...props} {...form.field("precision")} inputMode="numeric" disabled={!canEdit} />}
-      </Field>
+        inputMode="numeric"
+        disabled={!canEdit}
+      />
       <FormError id="org-prefs-error" message={form.formError} />
       {canEdit ? (
         <div>
