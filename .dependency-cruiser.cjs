@@ -26,6 +26,17 @@ module.exports = {
       },
     },
     {
+      name: "app-imports-features-through-their-surface",
+      comment:
+        "Routes use a feature through its public index.ts or server/index.ts. Listed: the features that have both; add one when it gets its public surface.",
+      severity: "error",
+      from: { path: "^src/app/" },
+      to: {
+        path: "^src/features/(account|admin|api-keys|auth|contact|dashboard|docs|home|monitoring|onboarding|organizations|outbox|pricing)/",
+        pathNot: "^src/features/[^/]+/(server/)?index\\.tsx?$",
+      },
+    },
+    {
       name: "core-imports-only-core",
       comment: "src/core is pure domain logic: it imports only src/core and plain libraries.",
       severity: "error",

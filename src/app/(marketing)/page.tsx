@@ -3,9 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { evaluate } from "@/core/decimal";
-import { MiniCalculator } from "@/features/home/mini-calculator";
-import { toMiniResult } from "@/features/home/mini-compute";
-import { ProductShot } from "@/features/home/product-shot";
+import { MiniCalculator, ProductShot, toMiniResult } from "@/features/home";
 
 export const metadata: Metadata = {
   description:

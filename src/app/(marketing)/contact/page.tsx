@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ContactForm } from "@/features/contact/contact-form";
+import { ContactForm } from "@/features/contact";
 
 export const metadata: Metadata = {
   title: "Contact",

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { routeLabel } from "@/core/routes";
-import { CurrencyScreen } from "@/features/admin/currency/currency-screen";
+import { CurrencyScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
 
 export const metadata: Metadata = { title: routeLabel("/admin/currency-test") };

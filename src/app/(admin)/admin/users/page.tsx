@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { UsersScreen } from "@/features/admin/users/users-screen";
+import { UsersScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Users" };
