@@ -1,4 +1,4 @@
 // The admin feature's server-only public surface (queries, services, server components).
-export { CurrencyScreen } from "../currency/currency-screen";
+export { CurrencyScreen, loadCurrencyScreen } from "../currency/currency-screen";
 export { OverviewScreen } from "../overview/overview-screen";
-export { UsersScreen } from "../users/users-screen";
+export { loadUsersScreen, UsersScreen } from "../users/users-screen";
