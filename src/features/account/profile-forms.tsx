@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { PASSWORD_MIN } from "@/core/auth/constants";
 import {
   changeEmailAction,
@@ -36,12 +36,9 @@ export function NameForm({ name }: { name: string }) {
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
       <FormInput form={form} name="name" id="profile-name" label="Name" autoComplete="name" />
-      <FormError id="profile-name-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Save name
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="profile-name-form-error" variant="outline">
+        Save name
+      </FormActions>
     </form>
   );
 }
@@ -63,12 +60,9 @@ export function EmailForm({ email }: { email: string }) {
         type="email"
         autoComplete="email"
       />
-      <FormError id="profile-email-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Change email
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="profile-email-form-error" variant="outline">
+        Change email
+      </FormActions>
     </form>
   );
 }
@@ -112,12 +106,9 @@ export function PasswordForm({ userInputs = [] }: { userInputs?: string[] }) {
         type="password"
         autoComplete="new-password"
       />
-      <FormError id="password-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Change password
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="password-error" variant="outline">
+        Change password
+      </FormActions>
     </form>
   );
 }
@@ -213,12 +204,9 @@ export function DeleteAccountForm() {
         label="Type DELETE to confirm"
         autoComplete="off"
       />
-      <FormError id="delete-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="destructive">
-          Delete my account
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="delete-error" variant="destructive">
+        Delete my account
+      </FormActions>
     </form>
   );
 }

@@ -8,7 +8,7 @@ import { Field } from "@/components/ui/field";
 import { FormInput } from "@/components/ui/form-input";
 import { Textarea } from "@/components/ui/input";
 import { SimpleSelect } from "@/components/ui/select";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { sendContactMessage } from "./actions";
 import { contactTopicOptions, MESSAGE_MAX } from "./constants";
 
@@ -93,12 +93,9 @@ export function ContactForm() {
         <label htmlFor="contact-website">Website</label>
         <input id="contact-website" {...form.field("website")} tabIndex={-1} autoComplete="off" />
       </div>
-      <FormError id="contact-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} pendingLabel="Sending…" className="min-w-36">
-          Send message
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="contact-form-error" pendingLabel="Sending…" className="min-w-36">
+        Send message
+      </FormActions>
     </form>
   );
 }

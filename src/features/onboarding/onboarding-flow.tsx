@@ -14,7 +14,7 @@ import { Field } from "@/components/ui/field";
 import { FormInput } from "@/components/ui/form-input";
 import { Label } from "@/components/ui/input";
 import { Segmented } from "@/components/ui/segmented";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { isMemberRole, type MemberRole } from "@/core/auth/roles";
 import {
   type OnboardingStep,
@@ -158,10 +158,9 @@ function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => voi
           </p>
         </div>
       )}
-      <FormError id="profile-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending}>Continue</SubmitButton>
-      </div>
+      <FormActions form={form} errorId="profile-error">
+        Continue
+      </FormActions>
     </form>
   );
 }
@@ -251,10 +250,9 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: (ste
           setValues={form.setValues}
           errors={form.fieldErrors}
         />
-        <FormError id="org-error" message={form.formError} />
-        <div>
-          <SubmitButton pending={form.pending}>Create organization</SubmitButton>
-        </div>
+        <FormActions form={form} errorId="org-error">
+          Create organization
+        </FormActions>
       </form>
     </div>
   );
@@ -308,10 +306,9 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: (step
         inputMode="numeric"
         disabled={!canEdit}
       />
-      <FormError id="prefs-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending}>Continue</SubmitButton>
-      </div>
+      <FormActions form={form} errorId="prefs-error">
+        Continue
+      </FormActions>
     </form>
   );
 }

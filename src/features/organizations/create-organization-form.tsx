@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { refreshViewer } from "@/components/shell/viewer-store";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { createOrganizationAction } from "./actions";
 import { NameSlugFields } from "./name-slug-fields";
 
@@ -26,10 +26,9 @@ export function CreateOrganizationForm() {
         setValues={form.setValues}
         errors={form.fieldErrors}
       />
-      <FormError id="create-org-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending}>Create organization</SubmitButton>
-      </div>
+      <FormActions form={form} errorId="create-org-error">
+        Create organization
+      </FormActions>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { setFlash } from "@/components/shell/flash";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { deleteOrganizationAction } from "./actions";
 
 export function DeleteOrganizationForm({ slug }: { slug: string }) {
@@ -25,12 +25,9 @@ export function DeleteOrganizationForm({ slug }: { slug: string }) {
       <Field id="delete-org-confirm" label={`Type ${slug} to confirm`} error={form.fieldErrors.confirm}>
         {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
       </Field>
-      <FormError id="delete-org-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="destructive">
-          Delete organization
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="delete-org-error" variant="destructive">
+        Delete organization
+      </FormActions>
     </form>
   );
 }
