@@ -17,23 +17,27 @@ module.exports = {
     {
       name: "features-import-no-other-feature-internals",
       comment:
-        "A feature may use another feature only through its public surface: index.ts (safe in the browser and on the server) or server/index.ts (server-only queries and services).",
+        'A feature may use another feature only through its public surface: index.ts (actions, types, pure helpers), server/index.ts (server-only queries and services), or one of its top-level component files (*.tsx), each imported by its own path (ARCHITECTURE.md, "A feature\'s public surface").',
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
       to: {
         path: "^src/features/",
-        pathNot: ["^src/features/$1/", "^src/features/[^/]+/(server/)?index\\.tsx?$"],
+        pathNot: [
+          "^src/features/$1/",
+          "^src/features/[^/]+/(server/)?index\\.ts$",
+          "^src/features/[^/]+/[^/]+\\.tsx$",
+        ],
       },
     },
     {
       name: "app-imports-features-through-their-surface",
       comment:
-        "Routes use a feature through its public index.ts or server/index.ts. Listed: the features that have both; add one when it gets its public surface.",
+        "Routes use a feature through its public surface: index.ts, server/index.ts, or a top-level component file (*.tsx). Listed: the features that follow it; add one when it does.",
       severity: "error",
       from: { path: "^src/app/" },
       to: {
         path: "^src/features/(account|admin|api-keys|auth|contact|dashboard|docs|home|monitoring|onboarding|organizations|outbox|pricing)/",
-        pathNot: "^src/features/[^/]+/(server/)?index\\.tsx?$",
+        pathNot: ["^src/features/[^/]+/(server/)?index\\.ts$", "^src/features/[^/]+/[^/]+\\.tsx$"],
       },
     },
     {

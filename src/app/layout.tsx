@@ -6,7 +6,7 @@ import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { earlyClickScript } from "@/components/ui/early-click";
 import { stopImpersonatingAction } from "@/features/admin";
-import { Analytics } from "@/features/monitoring";
+import { Analytics } from "@/features/monitoring/analytics";
 import { siteOrigin } from "@/server/site-origin";
 import { inter } from "./fonts";
 import "./globals.css";

@@ -3,7 +3,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { evaluate } from "@/core/decimal";
-import { MiniCalculator, ProductShot, toMiniResult } from "@/features/home";
+import { toMiniResult } from "@/features/home";
+import { MiniCalculator } from "@/features/home/mini-calculator";
+import { ProductShot } from "@/features/home/product-shot";
 
 export const metadata: Metadata = {
   description:

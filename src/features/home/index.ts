@@ -1,5 +1,3 @@
 // The home feature's public surface for pages and other features: what is safe in the
-// browser and on the server. Server-only queries and services: ./server/index.ts.
-export { MiniCalculator } from "./mini-calculator";
+// browser and on the server.
 export { toMiniResult } from "./mini-compute";
-export { ProductShot } from "./product-shot";

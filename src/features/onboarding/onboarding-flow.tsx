@@ -24,7 +24,7 @@ import {
   stepsFor,
 } from "@/core/onboarding/steps";
 import { isRoundingMode } from "@/core/rounding";
-import { NameSlugFields } from "@/features/organizations";
+import { NameSlugFields } from "@/features/organizations/name-slug-fields";
 import {
   acceptInvitationAction,
   backAction,

@@ -5,9 +5,10 @@ import { decodePlanChoice, PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice
 import { plans } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { CURRENCIES, currencyName } from "@/core/money/currencies";
-import { VerifyEmailNotice } from "@/features/account";
+import { VerifyEmailNotice } from "@/features/account/security-forms";
 import { loadMeSummary } from "@/features/account/server";
-import { AcceptInvitation, OnboardingFlow } from "@/features/onboarding";
+import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
+import { OnboardingFlow } from "@/features/onboarding/onboarding-flow";
 import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/server";
 import { pricesByCurrency } from "@/features/pricing/server";
 import { requireUser } from "@/server/authz";

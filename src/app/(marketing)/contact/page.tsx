@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ContactForm } from "@/features/contact";
+import { ContactForm } from "@/features/contact/contact-form";
 
 export const metadata: Metadata = {
   title: "Contact",

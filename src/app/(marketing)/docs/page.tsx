@@ -1,6 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import type { Metadata } from "next";
-import { DocsCopy, DocsSearch } from "@/features/docs";
+import { DocsCopy } from "@/features/docs/docs-copy";
+import { DocsSearch } from "@/features/docs/docs-search";
 import { loadDocs } from "@/features/docs/server";
 
 export const metadata: Metadata = {

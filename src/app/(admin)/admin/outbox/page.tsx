@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OutboxList } from "@/features/outbox";
+import { OutboxList } from "@/features/outbox/outbox-list";
 import { requireAdmin } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";

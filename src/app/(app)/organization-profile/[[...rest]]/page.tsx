@@ -1,16 +1,14 @@
 import type { Metadata } from "next";
 import { SettingsSection } from "@/components/ui/section";
 import { memberRoleOf } from "@/core/auth/roles";
-import {
-  CreateOrganizationForm,
-  DeleteOrganizationForm,
-  InviteForm,
-  LeaveOrganization,
-  MembersTable,
-  OrganizationDetailsForm,
-  PendingInvitations,
-  PreferencesForm,
-} from "@/features/organizations";
+import { CreateOrganizationForm } from "@/features/organizations/create-organization-form";
+import { DeleteOrganizationForm } from "@/features/organizations/delete-organization-form";
+import { InviteForm } from "@/features/organizations/invite-form";
+import { LeaveOrganization } from "@/features/organizations/leave-organization";
+import { MembersTable } from "@/features/organizations/members-table";
+import { OrganizationDetailsForm } from "@/features/organizations/organization-details-form";
+import { PendingInvitations } from "@/features/organizations/pending-invitations";
+import { PreferencesForm } from "@/features/organizations/preferences-form";
 import {
   organizationMembers,
   organizationPreferences,

@@ -1,17 +1,15 @@
 import { asc, eq } from "drizzle-orm";
 import type { Metadata } from "next";
 import { SettingsSection } from "@/components/ui/section";
+import { PasskeySettings } from "@/features/account/passkey-settings";
 import {
   DeleteAccountForm,
   EmailForm,
   NameForm,
-  PasskeySettings,
   PasswordForm,
-  SecurityEventList,
   SessionList,
-  TwoFactorSettings,
-  VerifyEmailNotice,
-} from "@/features/account";
+} from "@/features/account/profile-forms";
+import { SecurityEventList, TwoFactorSettings, VerifyEmailNotice } from "@/features/account/security-forms";
 import { activeSessions, describeDevice } from "@/features/account/server";
 import { listSecurityEvents, SECURITY_EVENT_TITLES } from "@/server/auth/security-events";
 import { requireUser } from "@/server/authz";

@@ -2,15 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
-import {
-  AuthCard,
-  FactorTwoForm,
-  ForgotPasswordForm,
-  PasskeySignIn,
-  ResetPasswordForm,
-  SignInForm,
-} from "@/features/auth";
-import { InvalidInvitation, InvitationBanner } from "@/features/onboarding";
+import { AuthCard } from "@/features/auth/auth-card";
+import { FactorTwoForm } from "@/features/auth/factor-two-form";
+import { ForgotPasswordForm } from "@/features/auth/forgot-password-form";
+import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
+import { ResetPasswordForm } from "@/features/auth/reset-password-form";
+import { SignInForm } from "@/features/auth/sign-in-form";
+import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
 import { invitationIdIn, previewInvitation } from "@/features/onboarding/server";
 import { getViewer } from "@/server/authz";
 

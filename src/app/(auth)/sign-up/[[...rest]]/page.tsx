@@ -2,9 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
-import { AuthCard, ConfirmCodeForm, ConfirmLinkCard, SignUpForm } from "@/features/auth";
+import { AuthCard } from "@/features/auth/auth-card";
+import { ConfirmCodeForm, ConfirmLinkCard } from "@/features/auth/confirm-email";
 import { currentAttempt, linkTarget, mailHint } from "@/features/auth/server";
-import { InvalidInvitation, InvitationBanner } from "@/features/onboarding";
+import { SignUpForm } from "@/features/auth/sign-up-form";
+import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
 import { invitationIdIn, previewInvitation } from "@/features/onboarding/server";
 import { getViewer } from "@/server/authz";
 
