@@ -1,5 +1,5 @@
 /**
- * Import rules (DESIGN.md): imports flow app → features → server | core | components, server → core.
+ * Import rules (ARCHITECTURE.md, "Layers"): imports flow app → features → server | core | components, server → core.
  * Run by `npm run lint` (`npm run lint:imports`). dependency-cruiser rather than Biome's
  * noRestrictedImports because it resolves the `@/` alias and relative paths to real files, and its
  * rules can refer back to the importer's own folder (`$1`), so "a feature may not import another
@@ -16,10 +16,29 @@ module.exports = {
     },
     {
       name: "features-import-no-other-feature-internals",
-      comment: "A feature may use another feature only through its public index.ts.",
+      comment:
+        'A feature may use another feature only through its public surface: index.ts (actions, types, pure helpers), server/index.ts (server-only queries and services), or one of its top-level component files (*.tsx), each imported by its own path (ARCHITECTURE.md, "A feature\'s public surface").',
       severity: "error",
       from: { path: "^src/features/([^/]+)/" },
-      to: { path: "^src/features/", pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.tsx?$"] },
+      to: {
+        path: "^src/features/",
+        pathNot: [
+          "^src/features/$1/",
+          "^src/features/[^/]+/(server/)?index\\.ts$",
+          "^src/features/[^/]+/[^/]+\\.tsx$",
+        ],
+      },
+    },
+    {
+      name: "app-imports-features-through-their-surface",
+      comment:
+        "Routes use a feature through its public surface: index.ts, server/index.ts, or a top-level component file (*.tsx). Listed: the features that follow it; add one when it does.",
+      severity: "error",
+      from: { path: "^src/app/" },
+      to: {
+        path: "^src/features/(account|admin|api-keys|auth|contact|dashboard|docs|home|monitoring|onboarding|organizations|outbox|pricing)/",
+        pathNot: ["^src/features/[^/]+/(server/)?index\\.ts$", "^src/features/[^/]+/[^/]+\\.tsx$"],
+      },
     },
     {
       name: "core-imports-only-core",

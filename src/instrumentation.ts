@@ -20,17 +20,8 @@ export async function register() {
     const { getEnv } = await import("./server/env");
     const env = getEnv();
     if (env.SENTRY_DSN) {
-      const { isControlFlowEvent } = await import("./core/monitoring/filters");
-      Sentry.init({
-        dsn: env.SENTRY_DSN,
-        environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
-        release: env.SENTRY_RELEASE,
-        tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
-        maxBreadcrumbs: 100,
-        transportOptions: { bufferSize: 64 },
-        _flushInterval: 5000,
-        beforeSend: (event, hint) => (isControlFlowEvent(event, hint) ? null : event),
-      });
+      const { sharedOptions } = await import("./server/monitoring/options");
+      Sentry.init({ ...sharedOptions(), dsn: env.SENTRY_DSN });
     }
   }
 }

@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import { CLIENT_ERROR_MESSAGE } from "@/components/shell/error-fallback";
-import { captureError } from "@/features/monitoring/boot";
+import { captureError } from "@/features/monitoring";
 
 // Replaces the root layout when it fails, so it renders its own document and inline styles that
 // work without the app's CSS.

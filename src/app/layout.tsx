@@ -5,7 +5,7 @@ import { Providers } from "@/components/shell/providers";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
 import { earlyClickScript } from "@/components/ui/early-click";
-import { stopImpersonatingAction } from "@/features/admin/actions";
+import { stopImpersonatingAction } from "@/features/admin";
 import { Analytics } from "@/features/monitoring/analytics";
 import { siteOrigin } from "@/server/site-origin";
 import { inter } from "./fonts";

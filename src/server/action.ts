@@ -1,8 +1,12 @@
 import "server-only";
-import { headers } from "next/headers";
+import { parseSetCookieHeader, toCookieOptions } from "better-auth/cookies";
+import { cookies, headers } from "next/headers";
 import type { z } from "zod";
+import type { Result } from "@/core/result";
 import { getAuth } from "./auth";
+import type { Auth } from "./auth/auth";
 import {
+  isAdminViewer,
   loadMembership,
   loadViewer,
   type MemberRole,
@@ -10,12 +14,10 @@ import {
   VERIFY_EMAIL_ERROR,
   type Viewer,
 } from "./authz";
-import { getDb } from "./db/client";
+import { type Db, getDb } from "./db/client";
 
-export type ActionResult<T = undefined> =
-  | { ok: true; data: T; message?: string }
-  /** `code`: a machine-readable reason where a form must act on it (e.g. `payment_pending`). */
-  | { ok: false; error: string; fieldErrors?: Record<string, string>; code?: string };
+/** What every server action answers (one shape for all outcomes: core/result.ts). */
+export type ActionResult<T = undefined> = Result<T>;
 
 export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
@@ -38,31 +40,62 @@ type Guard = (
   verifiedEmail?: boolean;
 };
 
-type Context<G extends Guard, I> = G extends { kind: "org" }
+/**
+ * Everything an action reads from outside itself: the database, Better Auth, and the request (its
+ * headers, and where the Set-Cookie lines of a Better Auth answer go). By default the request's own
+ * (`requestEnvironment`); a test hands its own through `.using()` and then needs no module mocks.
+ */
+export type ActionEnvironment = {
+  db: Db;
+  auth: Auth;
+  headers: Headers;
+  /** Passes the cookies a Better Auth answer sets (`returnHeaders: true`) on to the browser. */
+  setCookies: (answer: Headers) => Promise<void>;
+};
+
+/** The environment of the request being served: the process's database and auth, Next's request. */
+export async function requestEnvironment(): Promise<ActionEnvironment> {
+  return { db: getDb(), auth: getAuth(), headers: await headers(), setCookies: setResponseCookies };
+}
+
+async function setResponseCookies(answer: Headers) {
+  const lines = answer.get("set-cookie");
+  if (!lines) return;
+  const store = await cookies();
+  for (const [name, value] of parseSetCookieHeader(lines)) {
+    if (name) store.set(name, value.value, toCookieOptions(value));
+  }
+}
+
+type Context<G extends Guard, I> = (G extends { kind: "org" }
   ? { viewer: OrgViewer; input: I }
-  : { viewer: Viewer; input: I };
+  : { viewer: Viewer; input: I }) &
+  ActionEnvironment;
+
+/** A server action, and the same action run in a given environment (`.using(env)`, for tests). */
+export type ServerAction<T> = ((input: unknown) => Promise<ActionResult<T>>) & {
+  using: (environment: ActionEnvironment) => (input: unknown) => Promise<ActionResult<T>>;
+};
 
 /**
  * The one wrapper for server actions: runs the guard (re-reading the user and the membership from
- * the database), parses the input with the zod schema, and hands the action a typed context.
- * Expected failures are returned as values; only bugs throw.
+ * the database), parses the input with the zod schema, and hands the action a typed context with
+ * its environment. Expected failures are returned as values; only bugs throw.
  */
 export function action<G extends Guard, S extends z.ZodType, T>(
   guard: G,
   schema: S,
   run: (context: Context<G, z.infer<S>>) => Promise<ActionResult<T>>,
-): (input: unknown) => Promise<ActionResult<T>> {
-  return async (input: unknown) => {
-    const db = getDb();
-    const viewer = await loadViewer(db, getAuth(), await headers());
+): ServerAction<T> {
+  const inEnvironment = async (env: ActionEnvironment, input: unknown): Promise<ActionResult<T>> => {
+    const { db } = env;
+    const viewer = await loadViewer(db, env.auth, env.headers);
     if (!viewer) return { ok: false, error: SIGNED_OUT_ERROR };
     if (guard.kind !== "user" || !guard.allowOnboarding) {
       if (viewer.user.onboardingStep !== "done")
         return { ok: false, error: "Finish setting up your account first." };
     }
-    // An impersonation session is never an admin, whoever is impersonated.
-    if (guard.kind === "admin" && (viewer.user.role !== "admin" || viewer.impersonatedBy))
-      return { ok: false, error: "Not found." };
+    if (guard.kind === "admin" && !isAdminViewer(viewer)) return { ok: false, error: "Not found." };
     if (guard.verifiedEmail && !viewer.user.emailVerified) return { ok: false, error: VERIFY_EMAIL_ERROR };
     let context: Viewer | OrgViewer = viewer;
     if (guard.kind === "org") {
@@ -73,8 +106,13 @@ export function action<G extends Guard, S extends z.ZodType, T>(
     }
     const parsed = parseInput(schema, input);
     if (!parsed.ok) return parsed;
-    return run({ viewer: context, input: parsed.data } as Context<G, z.infer<S>>);
+    return run({ ...env, viewer: context, input: parsed.data } as Context<G, z.infer<S>>);
   };
+  // The second argument is never the caller's: a browser could send one to a server action.
+  const served = async (input: unknown) => inEnvironment(await requestEnvironment(), input);
+  return Object.assign(served, {
+    using: (environment: ActionEnvironment) => (input: unknown) => inEnvironment(environment, input),
+  });
 }
 
 export const INVALID_INPUT_ERROR = "Please correct the highlighted fields.";

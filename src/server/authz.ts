@@ -165,8 +165,13 @@ export async function requireOrgRole(path: string, roles: readonly MemberRole[])
  */
 export async function requireAdmin(path: string): Promise<Viewer> {
   const viewer = await requireUser(path);
-  if (viewer.user.role !== "admin" || viewer.impersonatedBy) notFound();
+  if (!isAdminViewer(viewer)) notFound();
   return viewer;
+}
+
+/** A platform admin in their own session: an impersonation session is never one, whoever is seen. */
+export function isAdminViewer(viewer: Viewer): boolean {
+  return viewer.user.role === "admin" && !viewer.impersonatedBy;
 }
 
 export const ALL_MEMBER_ROLES: readonly MemberRole[] = MEMBER_ROLES;

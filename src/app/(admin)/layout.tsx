@@ -1,6 +1,6 @@
 import type * as React from "react";
 import { AppShell } from "@/components/shell/app-shell";
-import { currentMeSummary } from "@/features/account/queries";
+import { currentMeSummary } from "@/features/account/server";
 
 /**
  * The administration pages: the same app shell, with its Administration section. Each page still calls its guard (a layout is not a

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-// Issue 14: a signed-in visitor of /sign-in or /sign-up is sent on to `redirect_url`, and
+// A signed-in visitor of /sign-in or /sign-up is sent on to `redirect_url`, and
 // `/.//evil.com` came back as `Location: //evil.com`. These render the two pages themselves (the
 // viewer stubbed as signed in) and read where Next.js's redirect() would send the browser.
 vi.mock("@/server/authz", () => ({

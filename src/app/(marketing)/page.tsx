@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { evaluate } from "@/core/decimal";
+import { toMiniResult } from "@/features/home";
 import { MiniCalculator } from "@/features/home/mini-calculator";
-import { toMiniResult } from "@/features/home/mini-compute";
 import { ProductShot } from "@/features/home/product-shot";
 
 export const metadata: Metadata = {

@@ -1,5 +1,5 @@
 import { HeaderAuthDrawn } from "@/components/shell/header-auth-drawn";
-import { currentMeSummary } from "@/features/account/queries";
+import { currentMeSummary } from "@/features/account/server";
 
 /**
  * The header's account area drawn from the session, for pages that are dynamic anyway (they run a

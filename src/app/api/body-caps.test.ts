@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
-// Issue 14: /api/v1/calculate parsed a 100 MB body. The edge refuses a declared Content-Length over
+// /api/v1/calculate once parsed a 100 MB body. The edge refuses a declared Content-Length over
 // a route's cap (scripts/edge.test.ts), but a chunked body declares none: each route must count
 // the bytes it reads itself. This posts one byte over each route's cap as a stream without a
 // Content-Length and expects 413 in the API's error shape, before anything else (the database is
@@ -19,8 +19,11 @@ vi.hoisted(() => {
 });
 vi.mock("@/server/api", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/server/api")>()),
-  guardApi: async () => ({ caller: { organizationId: null, headers: {} } }),
   limitAnonymousApi: async () => null,
+}));
+vi.mock("@/features/api-keys/server", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/features/api-keys/server")>()),
+  guardApi: async () => ({ caller: { organizationId: null, headers: {} } }),
 }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-forwarded-for": "10.9.0.2" }),

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { HTTP_METHODS } from "@/server/api";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
-// Issue 14: "Errors of every /api/* route keep the {error:{code,message}} shape". An unknown /api
+// Errors of every /api/* route keep the {error:{code,message}} shape. An unknown /api
 // path got Next.js's HTML 404 page, and a method a route does not export (DELETE /api/health) an
 // empty 405 without Allow. This loads every route file under src/app/api, puts it through Next.js's
 // own method table (HEAD and OPTIONS filled in, 405 for the rest, as Next.js does when it loads a

@@ -6,7 +6,7 @@ import { expectedDsn } from "@/server/monitoring/config";
 import { MAX_ENVELOPE_ITEMS } from "@/server/monitoring/tunnel";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
-// Issue 14: with the database down, /api/* answered 500 with an empty body. This calls every route
+// With the database down, /api/* once answered 500 with an empty body. This calls every route
 // handler under src/app/api with the database refusing connections (a loopback port nobody listens
 // on: no PostgreSQL needed) and checks each answer keeps the API's `{ error: { code, message } }`
 // shape: a 503 where the route needs the database, never a thrown error (Next.js's empty 500).

@@ -8,7 +8,7 @@ export type { TimeSeriesPoint };
 const Chart = dynamic(() => import("./time-series-chart"), { ssr: false });
 
 /**
- * A daily time series: a line chart (uPlot, about 24 kB gzip, loaded only by pages that show one)
+ * A daily time series: a line chart (uPlot, in its own chunk, loaded only by pages that show one)
  * with the same figures as a visually hidden table for screen readers. The box has a fixed height,
  * so nothing moves when the chart arrives.
  */

@@ -1,10 +1,10 @@
 "use client";
 
 import { type FormEvent, useState, useTransition } from "react";
+import type { Failure } from "@/core/result";
 import { callAction } from "./call-action";
 import { notify } from "./notify";
 
-type Failure = { ok: false; error: string; fieldErrors?: Record<string, string> };
 type Outcome = { ok: true } | Failure;
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SERVICE_UNAVAILABLE_DIGEST, SERVICE_UNAVAILABLE_TITLE } from "@/core/service-unavailable";
 import { CLIENT_ERROR_MESSAGE, ErrorFallback } from "./error-fallback";
 
-// Issue 14: with the database down, pages showed the client-exception fallback. A page's error
+// With the database down, pages once showed the client-exception fallback. A page's error
 // that carries the outage digest (getViewer's ServiceUnavailableError) shows "temporarily
 // unavailable" from the first render; any other error keeps the generic fallback (which then asks
 // /api/health, in the browser only).

@@ -3,9 +3,10 @@
 import { useTransition } from "react";
 import { callAction } from "@/components/hooks/call-action";
 import { notify } from "@/components/hooks/notify";
+import type { Result } from "@/core/result";
 import { useViewer } from "./viewer-store";
 
-type Stop = (input: Record<string, never>) => Promise<{ ok: true } | { ok: false; error: string }>;
+type Stop = (input: Record<string, never>) => Promise<Result<unknown>>;
 
 /**
  * Shown on every page while an admin is impersonating someone, with the one-click way back.

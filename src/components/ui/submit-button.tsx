@@ -23,3 +23,28 @@ export function FormError({ id, message }: { id: string; message: string }) {
     </p>
   );
 }
+
+/**
+ * The end of a form that submits to a server action: its form-level error (space reserved), then
+ * its submit button, busy while the action runs.
+ */
+export function FormActions({
+  form,
+  errorId,
+  children,
+  ...button
+}: { form: { pending: boolean; formError: string }; errorId: string } & Omit<
+  React.ComponentProps<typeof SubmitButton>,
+  "form" | "pending"
+>) {
+  return (
+    <>
+      <FormError id={errorId} message={form.formError} />
+      <div>
+        <SubmitButton pending={form.pending} {...button}>
+          {children}
+        </SubmitButton>
+      </div>
+    </>
+  );
+}

@@ -11,8 +11,9 @@ import { setFlash } from "@/components/shell/flash";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { PASSWORD_MIN } from "@/core/auth/constants";
 import {
   changeEmailAction,
@@ -34,15 +35,10 @@ export function NameForm({ name }: { name: string }) {
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
-      <Field id="profile-name" label="Name" error={form.fieldErrors.name}>
-        {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
-      </Field>
-      <FormError id="profile-name-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Save name
-        </SubmitButton>
-      </div>
+      <FormInput form={form} name="name" id="profile-name" label="Name" autoComplete="name" />
+      <FormActions form={form} errorId="profile-name-form-error" variant="outline">
+        Save name
+      </FormActions>
     </form>
   );
 }
@@ -56,15 +52,17 @@ export function EmailForm({ email }: { email: string }) {
   });
   return (
     <form noValidate onSubmit={form.submit} className="grid max-w-md gap-1">
-      <Field id="profile-email" label="Email" error={form.fieldErrors.email}>
-        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
-      </Field>
-      <FormError id="profile-email-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Change email
-        </SubmitButton>
-      </div>
+      <FormInput
+        form={form}
+        name="email"
+        id="profile-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+      />
+      <FormActions form={form} errorId="profile-email-form-error" variant="outline">
+        Change email
+      </FormActions>
     </form>
   );
 }
@@ -90,32 +88,27 @@ export function PasswordForm({ userInputs = [] }: { userInputs?: string[] }) {
           />
         )}
       </Field>
-      <Field
+      <FormInput
+        form={form}
+        name="newPassword"
         id="password-newPassword"
         label="New password"
         hint={`At least ${PASSWORD_MIN} characters and hard to guess.`}
-        error={form.fieldErrors.newPassword}
-      >
-        {(props) => (
-          <Input {...props} {...form.field("newPassword")} type="password" autoComplete="new-password" />
-        )}
-      </Field>
+        type="password"
+        autoComplete="new-password"
+      />
       <PasswordStrengthMeter password={form.values.newPassword} userInputs={userInputs} />
-      <Field
+      <FormInput
+        form={form}
+        name="confirmPassword"
         id="password-confirmPassword"
         label="Confirm new password"
-        error={form.fieldErrors.confirmPassword}
-      >
-        {(props) => (
-          <Input {...props} {...form.field("confirmPassword")} type="password" autoComplete="new-password" />
-        )}
-      </Field>
-      <FormError id="password-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="outline">
-          Change password
-        </SubmitButton>
-      </div>
+        type="password"
+        autoComplete="new-password"
+      />
+      <FormActions form={form} errorId="password-error" variant="outline">
+        Change password
+      </FormActions>
     </form>
   );
 }
@@ -196,20 +189,24 @@ export function DeleteAccountForm() {
         This deletes your account, your sessions and your memberships. It cannot be undone. If you are the
         only owner of an organization, make another member its owner or delete it first.
       </p>
-      <Field id="delete-password" label="Password" error={form.fieldErrors.password}>
-        {(props) => (
-          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
-        )}
-      </Field>
-      <Field id="delete-confirm" label="Type DELETE to confirm" error={form.fieldErrors.confirm}>
-        {(props) => <Input {...props} {...form.field("confirm")} autoComplete="off" />}
-      </Field>
-      <FormError id="delete-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} variant="destructive">
-          Delete my account
-        </SubmitButton>
-      </div>
+      <FormInput
+        form={form}
+        name="password"
+        id="delete-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+      />
+      <FormInput
+        form={form}
+        name="confirm"
+        id="delete-confirm"
+        label="Type DELETE to confirm"
+        autoComplete="off"
+      />
+      <FormActions form={form} errorId="delete-error" variant="destructive">
+        Delete my account
+      </FormActions>
     </form>
   );
 }

@@ -9,8 +9,9 @@ import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
+import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions, FormError, SubmitButton } from "@/components/ui/submit-button";
 import { backupCodesFile } from "@/core/auth/backup-codes";
 import {
   confirmTwoFactorAction,
@@ -165,12 +166,9 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
               />
             )}
           </Field>
-          <FormError id="two-factor-codes-error" message={regenerate.formError} />
-          <div>
-            <SubmitButton pending={regenerate.pending} variant="outline">
-              Create new backup codes
-            </SubmitButton>
-          </div>
+          <FormActions form={regenerate} errorId="two-factor-codes-error" variant="outline">
+            Create new backup codes
+          </FormActions>
         </form>
         <form
           noValidate
@@ -198,12 +196,9 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
               />
             )}
           </Field>
-          <FormError id="two-factor-disable-error" message={disable.formError} />
-          <div>
-            <SubmitButton pending={disable.pending} variant="destructive">
-              Turn off two-factor authentication
-            </SubmitButton>
-          </div>
+          <FormActions form={disable} errorId="two-factor-disable-error" variant="destructive">
+            Turn off two-factor authentication
+          </FormActions>
         </form>
       </div>
     );
@@ -261,17 +256,17 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
       <p className="mb-3 text-sm text-muted-foreground">
         Two-factor authentication is off. With it on, signing in also needs a code from an authenticator app.
       </p>
-      <Field id="two-factor-start-password" label="Password to set it up" error={start.fieldErrors.password}>
-        {(props) => (
-          <Input {...props} {...start.field("password")} type="password" autoComplete="current-password" />
-        )}
-      </Field>
-      <FormError id="two-factor-start-error" message={start.formError} />
-      <div>
-        <SubmitButton pending={start.pending} variant="outline">
-          Set up two-factor authentication
-        </SubmitButton>
-      </div>
+      <FormInput
+        form={start}
+        name="password"
+        id="two-factor-start-password"
+        label="Password to set it up"
+        type="password"
+        autoComplete="current-password"
+      />
+      <FormActions form={start} errorId="two-factor-start-error" variant="outline">
+        Set up two-factor authentication
+      </FormActions>
     </form>
   );
 }

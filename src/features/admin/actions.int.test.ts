@@ -1,63 +1,29 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ActionEnvironment, ServerAction } from "@/server/action";
+
+// The actions run for real against a test database and a real Better Auth: each call is handed the
+// test's environment (database, auth, the request's headers, and where the answer's cookies go)
+// through `.using()`, so nothing is mocked.
+import { createAuth } from "@/server/auth/auth";
+import { isAdminViewer, loadViewer } from "@/server/authz";
+import {
+  auditLog,
+  contactMessages,
+  fxRateHistory,
+  fxRates,
+  fxRatesVersion,
+  session,
+  user,
+} from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
 import { createTestDatabase } from "../../../tests/support/db";
+import * as adminActions from "./actions";
 
-// The actions run for real against a test database: only the request (headers and cookies) and the
-// process-wide database and auth instances are replaced by the test's.
-const h = vi.hoisted(() => ({
-  headers: new Headers(),
-  setCookies: new Map<string, string>(),
-  db: undefined as unknown,
-  auth: undefined as unknown,
-}));
-vi.mock("next/headers", () => ({
-  headers: async () => h.headers,
-  cookies: async () => ({ get: () => undefined, set: (k: string, v: string) => h.setCookies.set(k, v) }),
-}));
-vi.mock("next/headers.js", () => ({
-  headers: async () => h.headers,
-  cookies: async () => ({ get: () => undefined, set: (k: string, v: string) => h.setCookies.set(k, v) }),
-}));
-// Better Auth's nextCookies plugin writes Set-Cookie into Next's cookie store through an import that
-// bypasses the mocks; this stand-in writes them into the test's store the same way.
-vi.mock("better-auth/next-js", async () => {
-  const { createAuthMiddleware } = await import("better-auth/api");
-  return {
-    nextCookies: () => ({
-      id: "next-cookies",
-      hooks: {
-        after: [
-          {
-            matcher: () => true,
-            handler: createAuthMiddleware(async (ctx) => {
-              const returned = ctx.context.responseHeaders;
-              if (!(returned instanceof Headers)) return;
-              for (const line of returned.getSetCookie()) {
-                const [pair = ""] = line.split(";");
-                const at = pair.indexOf("=");
-                h.setCookies.set(pair.slice(0, at), pair.slice(at + 1));
-              }
-            }),
-          },
-        ],
-      },
-    }),
-  };
-});
-vi.mock("@/server/db/client", () => ({ getDb: () => h.db }));
-vi.mock("@/server/auth", () => ({ getAuth: () => h.auth }));
-
-const { createAuth } = await import("@/server/auth/auth");
-const actions = await import("./actions");
-const { auditLog, contactMessages, fxRateHistory, fxRates, fxRatesVersion, session, user } = await import(
-  "@/server/db/schema"
-);
-const { loadRateTable } = await import("@/server/fx");
 /** The FX table's version, which `ratesChanged` bumps so every instance reloads its cached rates. */
 const ratesVersion = async () => (await t.db.select().from(fxRatesVersion))[0]?.version ?? 0;
-const { requireAdmin } = await import("@/server/authz");
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let auth: ReturnType<typeof createAuth>;
@@ -97,9 +63,40 @@ async function signIn(email: string): Promise<string> {
 
 const cookieHeader = (setCookies: string[]) => setCookies.map((c) => c.split(";")[0]).join("; ");
 
+/** The cookies the last action's Better Auth answers set, by name. */
+const setCookies = new Map<string, string>();
+let requestHeaders = new Headers();
+
 function as(key: string | null) {
-  h.headers = new Headers({ origin, ...(key ? { cookie: cookies[key] ?? key } : {}) });
+  requestHeaders = new Headers({ origin, ...(key ? { cookie: cookies[key] ?? key } : {}) });
 }
+
+const environment = (): ActionEnvironment => ({
+  db: t.db,
+  auth,
+  headers: requestHeaders,
+  setCookies: async (answer) => {
+    for (const line of answer.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const at = pair.indexOf("=");
+      setCookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  },
+});
+
+/** Every admin action, run as the current `as(...)` request. */
+const actions = Object.fromEntries(
+  Object.entries(adminActions).map(([name, run]) => [
+    name,
+    (input: unknown) => (run as ServerAction<unknown>).using(environment())(input),
+  ]),
+) as { [K in keyof typeof adminActions]: (typeof adminActions)[K] };
+
+/** Whether the current request would pass the admin pages' guard (requireAdmin). */
+const isAdmin = async () => {
+  const viewer = await loadViewer(t.db, auth, requestHeaders);
+  return viewer !== null && isAdminViewer(viewer);
+};
 
 const audits = (action: string) =>
   t.db.select().from(auditLog).where(eq(auditLog.action, action)).orderBy(desc(auditLog.id));
@@ -114,8 +111,6 @@ beforeAll(async () => {
     signInLimit: 1000,
     signUpLimit: 1000,
   });
-  h.db = t.db;
-  h.auth = auth;
   await signUp("root", "admin");
   await signUp("second", "admin");
   await signUp("alice", "user");
@@ -125,7 +120,7 @@ afterAll(async () => {
   await t.drop();
 });
 beforeEach(() => {
-  h.setCookies.clear();
+  setCookies.clear();
 });
 
 const ECB = readFileSync(new URL("../../core/money/data/ecb-eurofxref.xml", import.meta.url), "utf8");
@@ -163,7 +158,7 @@ describe("guards", () => {
     expect(bob).toMatchObject({ role: "user", banned: false });
   });
 
-  it("every admin page calls requireAdmin, which answers 404 to non-admins", async () => {
+  it("every admin page calls requireAdmin, whose rule refuses non-admins", async () => {
     const root = path.resolve("src/app/(admin)/admin");
     const pages: string[] = [];
     const walk = (dir: string) => {
@@ -177,9 +172,9 @@ describe("guards", () => {
     expect(pages.length).toBeGreaterThanOrEqual(3);
     for (const page of pages) expect(readFileSync(page, "utf8")).toMatch(/await requireAdmin\(/);
     as("alice");
-    await expect(requireAdmin("/admin")).rejects.toMatchObject({ digest: "NEXT_HTTP_ERROR_FALLBACK;404" });
+    expect(await isAdmin()).toBe(false);
     as("root");
-    expect((await requireAdmin("/admin")).user.id).toBe(ids.root);
+    expect(await isAdmin()).toBe(true);
   });
 });
 
@@ -207,7 +202,7 @@ describe("user management rules", () => {
   });
 
   it("the last admin cannot be demoted, banned or deleted, even with the rows raced", async () => {
-    const { setUserRole, banUser } = await import("@/server/admin-users");
+    const { setUserRole, banUser } = await import("@/features/admin/server/users");
     // Two admins demote each other at once: the admin rows are locked, so one of them must fail.
     const [a, b] = await Promise.all([
       setUserRole(t.db, { id: ids.root ?? "", email: "root@example.com" }, ids.second ?? "", "user"),
@@ -242,7 +237,7 @@ describe("user management rules", () => {
   });
 
   it("refuses to leave no active admin when the other admin is banned", async () => {
-    const { setUserRole } = await import("@/server/admin-users");
+    const { setUserRole } = await import("@/features/admin/server/users");
     await t.db
       .update(user)
       .set({ banned: true })
@@ -398,8 +393,8 @@ describe("impersonation", () => {
       error: "Admins cannot be impersonated.",
     });
     expect(await actions.impersonateAction({ userId: ids.alice })).toMatchObject({ ok: true });
-    const token = [...h.setCookies.entries()].find(([k]) => k.endsWith("session_token"))?.[1];
-    const adminCookie = [...h.setCookies.entries()].find(([k]) => k.endsWith("admin_session"));
+    const token = [...setCookies.entries()].find(([k]) => k.endsWith("session_token"))?.[1];
+    const adminCookie = [...setCookies.entries()].find(([k]) => k.endsWith("admin_session"));
     expect(token).toBeTruthy();
     expect(adminCookie).toBeTruthy();
     const [imp] = await t.db
@@ -411,19 +406,19 @@ describe("impersonation", () => {
     expect((imp?.expiresAt.getTime() ?? 0) - Date.now()).toBeLessThanOrEqual(3600_000);
     expect((await audits("user.impersonate"))[0]).toMatchObject({ actorId: ids.root, targetId: ids.alice });
 
-    const impCookie = [...h.setCookies.entries()]
+    const impCookie = [...setCookies.entries()]
       .filter(([k]) => k.endsWith("session_token") || k.endsWith("admin_session"))
       .map(([k, v]) => `${k}=${v}`)
       .join("; ");
-    h.setCookies.clear();
+    setCookies.clear();
     as(impCookie);
     // Seen as alice, but neither admin pages nor admin actions are reachable.
-    await expect(requireAdmin("/admin")).rejects.toMatchObject({ digest: "NEXT_HTTP_ERROR_FALLBACK;404" });
+    expect(await isAdmin()).toBe(false);
     await t.db
       .update(user)
       .set({ role: "admin" })
       .where(eq(user.id, ids.alice ?? ""));
-    await expect(requireAdmin("/admin")).rejects.toMatchObject({ digest: "NEXT_HTTP_ERROR_FALLBACK;404" });
+    expect(await isAdmin()).toBe(false);
     expect(await actions.setRoleAction({ userId: ids.bob, role: "admin" })).toEqual({
       ok: false,
       error: "Not found.",
@@ -434,7 +429,7 @@ describe("impersonation", () => {
       .where(eq(user.id, ids.alice ?? ""));
 
     expect(await actions.stopImpersonatingAction({})).toMatchObject({ ok: true });
-    const restored = [...h.setCookies.entries()].find(([k]) => k.endsWith("session_token"))?.[1];
+    const restored = [...setCookies.entries()].find(([k]) => k.endsWith("session_token"))?.[1];
     expect(restored).toBeTruthy();
     expect(restored).not.toBe(token);
     expect(
@@ -459,7 +454,7 @@ describe("impersonation", () => {
   it("an expired impersonation session is no session at all", async () => {
     as("root");
     expect(await actions.impersonateAction({ userId: ids.bob })).toMatchObject({ ok: true });
-    const impCookie = [...h.setCookies.entries()]
+    const impCookie = [...setCookies.entries()]
       .filter(([k]) => k.endsWith("session_token"))
       .map(([k, v]) => `${k}=${v}`)
       .join("; ");

@@ -1,24 +1,12 @@
 "use server";
 
-import { headers } from "next/headers";
 import { getCurrency } from "@/core/money/currencies";
 import { parseEcbXml, parseRatesCsv } from "@/core/money/rates";
 import { plural } from "@/core/plural";
 import { type ActionResult, action } from "@/server/action";
-import { setContactHandled } from "@/server/admin-overview";
-import {
-  type AdminOutcome,
-  banUser,
-  deleteUser,
-  impersonationTarget,
-  revokeUserSessions,
-  setUserRole,
-  unbanUser,
-} from "@/server/admin-users";
 import type { AuditActor } from "@/server/audit";
-import { getAuth } from "@/server/auth";
+import { impersonationTarget } from "@/server/auth/impersonation";
 import type { Viewer } from "@/server/authz";
-import { getDb } from "@/server/db/client";
 import { applyRates, previewRates, type RatePreview, setRate } from "@/server/fx";
 import {
   banSchema,
@@ -29,6 +17,8 @@ import {
   setRoleSchema,
   userIdSchema,
 } from "./schemas";
+import { setContactHandled } from "./server/overview";
+import { banUser, deleteUser, revokeUserSessions, setUserRole, unbanUser } from "./server/users";
 
 const admin = { kind: "admin" } as const;
 
@@ -38,33 +28,36 @@ const actorOf = (viewer: Viewer): AuditActor => ({
   impersonatedBy: viewer.impersonatedBy,
 });
 
-const result = (outcome: AdminOutcome): ActionResult<undefined> =>
-  outcome.ok ? { ok: true, data: undefined, message: outcome.message } : outcome;
-
-export const setRoleAction = action(admin, setRoleSchema, async ({ viewer, input }) =>
-  result(await setUserRole(getDb(), actorOf(viewer), input.userId, input.role)),
+export const setRoleAction = action(
+  admin,
+  setRoleSchema,
+  async ({ db, viewer, input }) => await setUserRole(db, actorOf(viewer), input.userId, input.role),
 );
 
-export const banUserAction = action(admin, banSchema, async ({ viewer, input }) => {
+export const banUserAction = action(admin, banSchema, async ({ db, viewer, input }) => {
   const expiresAt = input.until ? new Date(`${input.until}T23:59:59.999Z`) : null;
   if (expiresAt && expiresAt.getTime() < Date.now()) {
     const message = "The ban would already be over; pick a later day or none.";
     return { ok: false, error: message, fieldErrors: { until: message } };
   }
-  return result(await banUser(getDb(), actorOf(viewer), input.userId, { reason: input.reason, expiresAt }));
+  return await banUser(db, actorOf(viewer), input.userId, { reason: input.reason, expiresAt });
 });
 
-export const unbanUserAction = action(admin, userIdSchema, async ({ viewer, input }) =>
-  result(await unbanUser(getDb(), actorOf(viewer), input.userId)),
+export const unbanUserAction = action(
+  admin,
+  userIdSchema,
+  async ({ db, viewer, input }) => await unbanUser(db, actorOf(viewer), input.userId),
 );
 
-export const revokeSessionsAction = action(admin, userIdSchema, async ({ viewer, input }) =>
-  result(await revokeUserSessions(getDb(), actorOf(viewer), input.userId)),
+export const revokeSessionsAction = action(
+  admin,
+  userIdSchema,
+  async ({ db, viewer, input }) => await revokeUserSessions(db, actorOf(viewer), input.userId),
 );
 
-export const deleteUserAction = action(admin, deleteUserSchema, async ({ viewer, input }) => {
-  const outcome = await deleteUser(getDb(), actorOf(viewer), input.userId, input.confirm);
-  return outcome.ok ? result(outcome) : { ...outcome, fieldErrors: { confirm: outcome.error } };
+export const deleteUserAction = action(admin, deleteUserSchema, async ({ db, viewer, input }) => {
+  const outcome = await deleteUser(db, actorOf(viewer), input.userId, input.confirm);
+  return outcome.ok ? outcome : { ...outcome, fieldErrors: { confirm: outcome.error } };
 });
 
 /**
@@ -72,27 +65,36 @@ export const deleteUserAction = action(admin, deleteUserSchema, async ({ viewer,
  * session of the user and keeps the admin's own session aside for the way back. The audit rows of
  * the start and the stop are written by the auth hooks (server/auth/surface.ts), whoever calls them.
  */
-export const impersonateAction = action(admin, userIdSchema, async ({ viewer, input }) => {
-  const db = getDb();
-  const actor = actorOf(viewer);
-  const target = await impersonationTarget(db, actor, input.userId);
-  if (!target.ok) return target;
-  try {
-    await getAuth().api.impersonateUser({ body: { userId: input.userId }, headers: await headers() });
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : "Could not start impersonating." };
-  }
-  return { ok: true, data: undefined, message: `You are now seeing Abacus as ${target.target.label}.` };
-});
+export const impersonateAction = action(
+  admin,
+  userIdSchema,
+  async ({ db, auth, headers: requestHeaders, setCookies, viewer, input }) => {
+    const actor = actorOf(viewer);
+    const target = await impersonationTarget(db, actor, input.userId);
+    if (!target.ok) return target;
+    try {
+      const answer = await auth.api.impersonateUser({
+        body: { userId: input.userId },
+        headers: requestHeaders,
+        returnHeaders: true,
+      });
+      await setCookies(answer.headers);
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : "Could not start impersonating." };
+    }
+    return { ok: true, data: undefined, message: `You are now seeing Abacus as ${target.data.label}.` };
+  },
+);
 
 /** Ends an impersonation and restores the admin's own session. Only an impersonation session may call it. */
 export const stopImpersonatingAction = action(
   { kind: "user", allowOnboarding: true },
   userIdSchema.partial(),
-  async ({ viewer }) => {
+  async ({ auth, headers: requestHeaders, setCookies, viewer }) => {
     if (!viewer.impersonatedBy) return { ok: false, error: "You are not impersonating anyone." };
     try {
-      await getAuth().api.stopImpersonating({ headers: await headers() });
+      const answer = await auth.api.stopImpersonating({ headers: requestHeaders, returnHeaders: true });
+      await setCookies(answer.headers);
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : "Could not stop impersonating." };
     }
@@ -107,19 +109,19 @@ function parseFile(input: { kind: "ecb-xml" | "csv"; text: string; date: string 
 }
 
 /** Reads a rate file and says what applying it would change; changes nothing. */
-export const previewRatesAction = action(admin, rateFileSchema, async ({ input }) => {
+export const previewRatesAction = action(admin, rateFileSchema, async ({ db, input }) => {
   const parsed = parseFile(input);
   if (!parsed.ok) return { ok: false, error: parsed.error.message };
-  return { ok: true, data: await previewRates(getDb(), parsed.value) } as ActionResult<RatePreview>;
+  return { ok: true, data: await previewRates(db, parsed.value) } as ActionResult<RatePreview>;
 });
 
 /** Reads the file again (nothing from the preview is trusted) and applies it if it has no row issues. */
-export const applyRatesAction = action(admin, rateFileSchema, async ({ viewer, input }) => {
+export const applyRatesAction = action(admin, rateFileSchema, async ({ db, viewer, input }) => {
   const parsed = parseFile(input);
   if (!parsed.ok) return { ok: false, error: parsed.error.message };
   if (parsed.value.issues.length > 0)
     return { ok: false, error: "Fix the rows listed in the preview first; nothing was changed." };
-  const applied = await applyRates(getDb(), actorOf(viewer), parsed.value);
+  const applied = await applyRates(db, actorOf(viewer), parsed.value);
   const n = applied.current.length;
   return {
     ok: true,
@@ -128,13 +130,13 @@ export const applyRatesAction = action(admin, rateFileSchema, async ({ viewer, i
   } as ActionResult<RatePreview>;
 });
 
-export const editRateAction = action(admin, rateEditSchema, async ({ viewer, input }) => {
+export const editRateAction = action(admin, rateEditSchema, async ({ db, viewer, input }) => {
   const currency = getCurrency(input.currency);
   if (!currency || currency.code === "EUR") {
     const message = currency ? "EUR is the base: its rate is always 1." : "Not an ISO 4217 currency.";
     return { ok: false, error: message, fieldErrors: { currency: message } };
   }
-  const changed = await setRate(getDb(), actorOf(viewer), { ...input, currency: currency.code });
+  const changed = await setRate(db, actorOf(viewer), { ...input, currency: currency.code });
   return {
     ok: true,
     data: undefined,
@@ -142,8 +144,8 @@ export const editRateAction = action(admin, rateEditSchema, async ({ viewer, inp
   };
 });
 
-export const setContactHandledAction = action(admin, contactHandledSchema, async ({ viewer, input }) => {
-  const done = await setContactHandled(getDb(), actorOf(viewer), input.id, input.handled);
+export const setContactHandledAction = action(admin, contactHandledSchema, async ({ db, viewer, input }) => {
+  const done = await setContactHandled(db, actorOf(viewer), input.id, input.handled);
   if (!done) return { ok: false, error: "That message no longer exists." };
   return { ok: true, data: undefined, message: input.handled ? "Marked handled." : "Marked open again." };
 });

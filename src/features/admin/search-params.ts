@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { USER_SORTS, type UserQuery } from "@/server/admin-users";
 import { AUDIT_ACTIONS } from "@/server/audit";
+import { USER_SORTS, type UserQuery } from "./server/users";
 
 /** The state of the users page (search, filters, sort, page) as it is kept in the URL. */
 export type SearchParams = Record<string, string | string[] | undefined>;

@@ -5,7 +5,7 @@ import { IMPERSONATION_REFUSAL } from "@/server/auth/surface";
 import { MANAGER_ROLES } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { apiKeyIdSchema, createApiKeySchema } from "./schemas";
-import { createApiKey, revokeApiKey } from "./service";
+import { createApiKey, revokeApiKey } from "./server/service";
 
 /**
  * Owners and admins with a confirmed email address create keys for the active organization; never

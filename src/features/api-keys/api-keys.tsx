@@ -4,12 +4,12 @@ import { Copy, KeyRound } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { callAction } from "@/components/hooks/call-action";
+import { copyWithToast } from "@/components/hooks/copy-text";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
@@ -30,11 +30,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (secret: string) => void }) {
   });
   return (
     <form noValidate className="grid max-w-md gap-1" onSubmit={form.submit}>
-      <Field id="key-name" label="Key name" error={form.fieldErrors.name}>
-        {(props) => (
-          <Input {...props} {...form.field("name")} maxLength={80} placeholder="e.g. Invoicing service" />
-        )}
-      </Field>
+      <FormInput
+        form={form}
+        name="name"
+        id="key-name"
+        label="Key name"
+        maxLength={80}
+        placeholder="e.g. Invoicing service"
+      />
       <FormError id="key-error" message={form.formError} />
       <div>
         <SubmitButton pending={form.pending}>
@@ -97,12 +100,7 @@ export function ApiKeys({ keys, canManage }: { keys: ApiKeyView[]; canManage: bo
               variant="outline"
               size="icon"
               aria-label="Copy the key"
-              onClick={() =>
-                void navigator.clipboard?.writeText(secret).then(
-                  () => notify.success("Key copied."),
-                  () => notify.error("Could not copy. Select the key and copy it yourself."),
-                )
-              }
+              onClick={() => void copyWithToast(secret, "key")}
             >
               <Copy aria-hidden />
             </Button>

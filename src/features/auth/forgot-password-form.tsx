@@ -3,8 +3,7 @@
 import { MailCheck } from "lucide-react";
 import { useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { forgotPasswordAction } from "./actions";
 
@@ -29,9 +28,15 @@ export function ForgotPasswordForm() {
   }
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
-      <Field id="forgot-email" label="Email" error={form.fieldErrors.email}>
-        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" autoFocus />}
-      </Field>
+      <FormInput
+        form={form}
+        name="email"
+        id="forgot-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoFocus
+      />
       <FormError id="forgot-error" message={form.formError} />
       <SubmitButton pending={form.pending} pendingLabel="Sending…" className="mt-2 w-full">
         Send reset link

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { Field } from "@/components/ui/field";
+import { FormInput } from "@/components/ui/form-input";
 import { Input } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { resetPasswordAction } from "./actions";
@@ -33,11 +34,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
         )}
       </Field>
       <PasswordStrengthMeter password={form.values.newPassword} />
-      <Field id="reset-confirmPassword" label="Repeat new password" error={form.fieldErrors.confirmPassword}>
-        {(props) => (
-          <Input {...props} {...form.field("confirmPassword")} type="password" autoComplete="new-password" />
-        )}
-      </Field>
+      <FormInput
+        form={form}
+        name="confirmPassword"
+        id="reset-confirmPassword"
+        label="Repeat new password"
+        type="password"
+        autoComplete="new-password"
+      />
       <FormError id="reset-error" message={form.formError} />
       <SubmitButton pending={form.pending} pendingLabel="Saving…" className="mt-2 w-full">
         Set new password

@@ -5,8 +5,7 @@ import { useRouter } from "next/navigation";
 import { notify } from "@/components/hooks/notify";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { refreshViewer } from "@/components/shell/viewer-store";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { signInAction } from "./actions";
 
@@ -36,14 +35,23 @@ export function SignInForm({ redirectUrl, email }: { redirectUrl?: string; email
   );
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
-      <Field id="sign-in-email" label="Email" error={form.fieldErrors.email}>
-        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" autoFocus />}
-      </Field>
-      <Field id="sign-in-password" label="Password" error={form.fieldErrors.password}>
-        {(props) => (
-          <Input {...props} {...form.field("password")} type="password" autoComplete="current-password" />
-        )}
-      </Field>
+      <FormInput
+        form={form}
+        name="email"
+        id="sign-in-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoFocus
+      />
+      <FormInput
+        form={form}
+        name="password"
+        id="sign-in-password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+      />
       <div className="mb-1 flex justify-end">
         <Link
           href="/sign-in/forgot-password"

@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { PasswordStrengthMeter } from "@/components/auth/password-strength-meter";
 import { useActionForm } from "@/components/hooks/use-action-form";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { PASSWORD_MIN } from "@/core/auth/constants";
 import { signUpAction } from "./actions";
@@ -23,22 +22,24 @@ export function SignUpForm({ redirectUrl, email }: { redirectUrl?: string; email
   );
   return (
     <form noValidate onSubmit={form.submit} className="grid gap-1">
-      <Field id="sign-up-name" label="Name" error={form.fieldErrors.name}>
-        {(props) => <Input {...props} {...form.field("name")} autoComplete="name" autoFocus />}
-      </Field>
-      <Field id="sign-up-email" label="Email" error={form.fieldErrors.email}>
-        {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
-      </Field>
-      <Field
+      <FormInput form={form} name="name" id="sign-up-name" label="Name" autoComplete="name" autoFocus />
+      <FormInput
+        form={form}
+        name="email"
+        id="sign-up-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+      />
+      <FormInput
+        form={form}
+        name="password"
         id="sign-up-password"
         label="Password"
         hint={`At least ${PASSWORD_MIN} characters and hard to guess.`}
-        error={form.fieldErrors.password}
-      >
-        {(props) => (
-          <Input {...props} {...form.field("password")} type="password" autoComplete="new-password" />
-        )}
-      </Field>
+        type="password"
+        autoComplete="new-password"
+      />
       <PasswordStrengthMeter
         password={form.values.password}
         userInputs={[form.values.name, form.values.email]}

@@ -1,4 +1,5 @@
 // Shared by the form (client) and the schema (server); kept free of zod so the form stays small.
+import type { Result } from "@/core/result";
 export const contactTopicOptions = [
   { value: "sales", label: "Sales" },
   { value: "support", label: "Support" },
@@ -10,6 +11,4 @@ export const MESSAGE_MIN = 10;
 export const MESSAGE_MAX = 5000;
 
 export type ContactField = "name" | "email" | "topic" | "message";
-export type ContactResult =
-  | { ok: true }
-  | { ok: false; error: string; fieldErrors?: Partial<Record<ContactField, string>> };
+export type ContactResult = Result<undefined, ContactField>;

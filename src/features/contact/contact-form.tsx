@@ -5,9 +5,10 @@ import { useEffect, useRef, useState } from "react";
 import { useActionForm } from "@/components/hooks/use-action-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, Textarea } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
+import { Textarea } from "@/components/ui/input";
 import { SimpleSelect } from "@/components/ui/select";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { sendContactMessage } from "./actions";
 import { contactTopicOptions, MESSAGE_MAX } from "./constants";
 
@@ -50,12 +51,23 @@ export function ContactForm() {
       aria-describedby="contact-form-error"
     >
       <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
-        <Field id="contact-name" label="Name" error={form.fieldErrors.name} errorLines={2}>
-          {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
-        </Field>
-        <Field id="contact-email" label="Email" error={form.fieldErrors.email} errorLines={2}>
-          {(props) => <Input {...props} {...form.field("email")} type="email" autoComplete="email" />}
-        </Field>
+        <FormInput
+          form={form}
+          name="name"
+          id="contact-name"
+          label="Name"
+          errorLines={2}
+          autoComplete="name"
+        />
+        <FormInput
+          form={form}
+          name="email"
+          id="contact-email"
+          label="Email"
+          errorLines={2}
+          type="email"
+          autoComplete="email"
+        />
       </div>
       <Field id="contact-topic" label="Topic" error={form.fieldErrors.topic}>
         {(props) => (
@@ -81,12 +93,9 @@ export function ContactForm() {
         <label htmlFor="contact-website">Website</label>
         <input id="contact-website" {...form.field("website")} tabIndex={-1} autoComplete="off" />
       </div>
-      <FormError id="contact-form-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending} pendingLabel="Sending…" className="min-w-36">
-          Send message
-        </SubmitButton>
-      </div>
+      <FormActions form={form} errorId="contact-form-error" pendingLabel="Sending…" className="min-w-36">
+        Send message
+      </FormActions>
     </form>
   );
 }

@@ -41,7 +41,7 @@ export async function storeContactMessage(
   const { website, ...message } = input;
   if (website.trim() !== "") {
     // A bot filled in the hidden field: answer as if it worked, store nothing.
-    return { ok: true };
+    return { ok: true, data: undefined };
   }
   return db.transaction(async (tx) => {
     const decision = await consumeRateLimit(
@@ -57,6 +57,6 @@ export async function storeContactMessage(
       };
     }
     await tx.insert(contactMessages).values(message);
-    return { ok: true as const };
+    return { ok: true as const, data: undefined };
   });
 }

@@ -1,9 +1,10 @@
 import "server-only";
 import { and, asc, count, eq, gte, sql } from "drizzle-orm";
 import { type Plan, planOf } from "@/core/billing/plans";
-import { isoDay, monthBounds, planIdOf } from "@/server/api-keys";
+import { isoDay, monthBounds } from "@/core/calendar";
 import type { Db } from "@/server/db/client";
 import { apiUsage, member, savedCalculations, user } from "@/server/db/schema";
+import { organizationPlan } from "@/server/plan-limits";
 
 export type DailyCalls = { day: string; calls: number };
 
@@ -25,7 +26,7 @@ export async function dashboardUsage(
   const { start, next } = monthBounds(now);
   const from = new Date(now.getTime() - 29 * 86_400_000);
   const [planId, month, saved, members, rows] = await Promise.all([
-    planIdOf(db, organizationId),
+    organizationPlan(db, organizationId),
     db
       .select({ n: sql<number>`coalesce(sum(${apiUsage.calls}), 0)::int` })
       .from(apiUsage)

@@ -4,10 +4,10 @@ import { and, count, desc, eq, ilike, isNull, or, sql } from "drizzle-orm";
 import { hasRoom, planOf, upgradeFor } from "@/core/billing/plans";
 import { type HistoryCsvRow, historyCsv } from "@/core/history/csv";
 import { recomputeSaved } from "@/core/history/recompute";
-import { planIdOf } from "@/server/api-keys";
 import type { Db } from "@/server/db/client";
 import { savedCalculations, user } from "@/server/db/schema";
 import { loadRatesOrNull } from "@/server/fx";
+import { organizationPlan } from "@/server/plan-limits";
 import { getSecrets } from "@/server/secrets";
 import { SAVE_LIMITS } from "./limits";
 import { HISTORY_PAGE_SIZE, type SaveCalculationInput } from "./schemas";
@@ -54,7 +54,7 @@ export async function saveCalculation(
   const values = { ...definition, result: computed.result, currencies: computed.currencies };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`saved:${organizationId}`}, 0))`);
-    const planId = await planIdOf(tx, organizationId);
+    const planId = await organizationPlan(tx, organizationId);
     const [row] = await tx.select({ n: count() }).from(savedCalculations).where(live(organizationId));
     if (!hasRoom(planOf(planId).limits.savedCalculations, row?.n ?? 0)) {
       return { ok: false, error: savedLimitMessage(planId) };
@@ -195,7 +195,7 @@ export async function restoreSaved(
   if (!deletedAt) return { ok: false, error: UNDO_NOT_YOURS };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`saved:${organizationId}`}, 0))`);
-    const planId = await planIdOf(tx, organizationId);
+    const planId = await organizationPlan(tx, organizationId);
     const [row] = await tx.select({ n: count() }).from(savedCalculations).where(live(organizationId));
     if (!hasRoom(planOf(planId).limits.savedCalculations, row?.n ?? 0)) {
       return { ok: false, error: savedLimitMessage(planId) };

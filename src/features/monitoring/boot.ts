@@ -1,9 +1,9 @@
 import { CLIENT_CONFIG_PATH, type ClientMonitoringConfig } from "@/core/monitoring/client-config";
 
 /**
- * The part of error reporting that ships with every page: a few hundred bytes. It listens for
- * errors and unhandled rejections from the start, and loads the Sentry SDK (a separate chunk, ~100 KB
- * gzip and long tasks of 100 ms and more on a phone) only when it is needed or the page has settled:
+ * The part of error reporting that ships with every page, kept tiny. It listens for errors and
+ * unhandled rejections from the start, and loads the Sentry SDK (a separate, large chunk whose
+ * start-up makes long tasks on a phone) only when it is needed or the page has settled:
  *
  * - at once on the first error, rejection or error-boundary report (queued, then handed to the SDK);
  * - at the visitor's first interaction (pointer, key, focus, scroll), so replay records what they do;
@@ -40,7 +40,7 @@ const onRejection = (event: PromiseRejectionEvent) => {
 /**
  * How long after the load event the SDK waits (then for an idle moment) when nothing happened. Three
  * seconds was not enough: a phone still hydrating or prefetching links then met the SDK's download,
- * parse and start (long tasks of ~190 ms at Lighthouse's 4× slowdown) in the middle of its start-up.
+ * parse and start (long tasks at Lighthouse's 4x slowdown) in the middle of its start-up.
  */
 const SDK_DELAY_MS = 10_000;
 const INTERACTIONS = ["pointerdown", "keydown", "focusin", "scroll", "touchstart"] as const;

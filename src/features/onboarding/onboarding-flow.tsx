@@ -11,9 +11,10 @@ import { RoundingSelect } from "@/components/money/rounding-select";
 import { refreshViewer } from "@/components/shell/viewer-store";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { Input, Label } from "@/components/ui/input";
+import { FormInput } from "@/components/ui/form-input";
+import { Label } from "@/components/ui/input";
 import { Segmented } from "@/components/ui/segmented";
-import { FormError, SubmitButton } from "@/components/ui/submit-button";
+import { FormActions } from "@/components/ui/submit-button";
 import { isMemberRole, type MemberRole } from "@/core/auth/roles";
 import {
   type OnboardingStep,
@@ -23,7 +24,7 @@ import {
   stepsFor,
 } from "@/core/onboarding/steps";
 import { isRoundingMode } from "@/core/rounding";
-import { NameSlugFields } from "@/features/organizations";
+import { NameSlugFields } from "@/features/organizations/name-slug-fields";
 import {
   acceptInvitationAction,
   backAction,
@@ -142,9 +143,7 @@ function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => voi
       {editing ? (
         <>
           <p className="mb-4 text-sm text-muted-foreground">This is how teammates will see you.</p>
-          <Field id="profile-name" label="Your name" error={form.fieldErrors.name}>
-            {(props) => <Input {...props} {...form.field("name")} autoComplete="name" />}
-          </Field>
+          <FormInput form={form} name="name" id="profile-name" label="Your name" autoComplete="name" />
         </>
       ) : (
         <div className="mb-4 grid gap-1">
@@ -159,10 +158,9 @@ function ProfileStep({ data, onDone }: { data: OnboardingData; onDone: () => voi
           </p>
         </div>
       )}
-      <FormError id="profile-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending}>Continue</SubmitButton>
-      </div>
+      <FormActions form={form} errorId="profile-error">
+        Continue
+      </FormActions>
     </form>
   );
 }
@@ -252,10 +250,9 @@ function OrganizationStep({ data, onDone }: { data: OnboardingData; onDone: (ste
           setValues={form.setValues}
           errors={form.fieldErrors}
         />
-        <FormError id="org-error" message={form.formError} />
-        <div>
-          <SubmitButton pending={form.pending}>Create organization</SubmitButton>
-        </div>
+        <FormActions form={form} errorId="org-error">
+          Create organization
+        </FormActions>
       </form>
     </div>
   );
@@ -300,18 +297,18 @@ function PreferencesStep({ data, onDone }: { data: OnboardingData; onDone: (step
           />
         )}
       </Field>
-      <Field
+      <FormInput
+        form={form}
+        name="precision"
         id="prefs-precision"
         label="Precision (significant digits)"
         hint="1 to 1,000. 20 is plenty for money."
-        error={form.fieldErrors.precision}
-      >
-        {(props) => <Input {...props} {...form.field("precision")} inputMode="numeric" disabled={!canEdit} />}
-      </Field>
-      <FormError id="prefs-error" message={form.formError} />
-      <div>
-        <SubmitButton pending={form.pending}>Continue</SubmitButton>
-      </div>
+        inputMode="numeric"
+        disabled={!canEdit}
+      />
+      <FormActions form={form} errorId="prefs-error">
+        Continue
+      </FormActions>
     </form>
   );
 }

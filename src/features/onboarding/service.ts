@@ -87,4 +87,8 @@ export async function pendingInvitationsFor(db: Db, email: string): Promise<Pend
     .orderBy(asc(invitation.createdAt));
 }
 
-export { type OrgPreferences, organizationPreferences, savePreferences } from "@/server/org-preferences";
+export {
+  type OrgPreferences,
+  organizationPreferences,
+  savePreferences,
+} from "@/features/organizations/server";

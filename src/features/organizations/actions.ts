@@ -14,7 +14,6 @@ import {
 import { invitationLink } from "@/server/auth/auth";
 import { getDb } from "@/server/db/client";
 import { invitation, member } from "@/server/db/schema";
-import { savePreferences } from "@/server/org-preferences";
 import { memberLimitProblem } from "@/server/plan-limits";
 import {
   createOrgSchema,
@@ -25,6 +24,7 @@ import {
   preferencesSchema,
   updateOrgSchema,
 } from "./schemas";
+import { savePreferences } from "./server/preferences";
 
 export const createOrganizationAction = action({ kind: "user" }, createOrgSchema, async ({ input }) =>
   createOrganization(getDb(), input),

@@ -1,10 +1,10 @@
 import "server-only";
 import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import { impersonationTarget } from "../admin-users";
 import { writeAudit } from "../audit";
 import type { Db } from "../db/client";
 import { user } from "../db/schema";
+import { impersonationTarget } from "./impersonation";
 
 /**
  * Better Auth's surface, declared once: every endpoint it exposes with our configuration, and how
@@ -37,7 +37,7 @@ export const SURFACE_RULES = {
   "mail-limits": "requests per client and messages per recipient per hour (mail-limits.ts)",
   "invite-limit": "the plan's member cap at invite time (invite-limit.ts)",
   "not-impersonating": "a credential change: refused in an impersonation session",
-  "impersonation-rules": "not oneself, not an admin, not a banned user (admin-users.ts)",
+  "impersonation-rules": "not oneself, not an admin, not a banned user (impersonation.ts)",
   audited: "writes an audit row (audit.ts)",
 } as const;
 export type SurfaceRule = keyof typeof SURFACE_RULES;
@@ -95,7 +95,7 @@ export const AUTH_SURFACE: Record<string, Entry> = {
   "/organization/remove-member": action(),
   "/organization/leave": action(),
 
-  // Administration: the admin pages do the rest themselves (admin-users.ts, with the last-admin rule).
+  // Administration: the admin pages do the rest themselves (features/admin/server/users.ts, with the last-admin rule).
   "/admin/impersonate-user": action("impersonation-rules", "audited"),
   "/admin/stop-impersonating": action("audited"),
   "/admin/set-role": off,
@@ -208,7 +208,7 @@ export async function guardAuthSurface(db: Db, ctx: HookContext): Promise<void> 
     const actor = { id: session.user.id, email: session.user.email };
     const target = await impersonationTarget(db, actor, userId);
     if (!target.ok) throw new APIError("FORBIDDEN", { message: target.error, code: "IMPERSONATION_REFUSED" });
-    impersonations.set(ctx.context, { adminId: actor.id, userId, label: target.target.label });
+    impersonations.set(ctx.context, { adminId: actor.id, userId, label: target.data.label });
   }
   if (path === "/admin/stop-impersonating" && has(path, "audited")) {
     const session = await getSessionFromCtx(ctx);

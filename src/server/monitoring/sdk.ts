@@ -2,12 +2,12 @@ import "server-only";
 import { type BaseTransportOptions, createTransport, parseEnvelope, type Transport } from "@sentry/core";
 import * as Sentry from "@sentry/nextjs";
 import { dsnToString } from "@/core/monitoring/dsn";
-import { isControlFlowEvent } from "@/core/monitoring/filters";
 import { getDb } from "../db/client";
 import { shortErrorLine } from "../db/errors";
 import { getEnv } from "../env";
 import { expectedDsn } from "./config";
 import { getMonitoringConfig } from "./index";
+import { sharedOptions } from "./options";
 import { type EnvelopeItem, storeEvents, summarizeEnvelope } from "./store";
 
 /** Local mode: the server's own reports go straight into monitoring_events, no HTTP round trip. */
@@ -25,25 +25,6 @@ function makeLocalTransport(options: BaseTransportOptions): Transport {
       return { statusCode: 500 };
     }
   });
-}
-
-/** The options every runtime shares (SPEC §10: 100 breadcrumbs, send buffer 64, log flush 5 s). */
-export function sharedOptions() {
-  const env = getEnv();
-  return {
-    environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
-    release: env.SENTRY_RELEASE,
-    tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
-    maxBreadcrumbs: 100,
-    transportOptions: { bufferSize: 64 },
-    _flushInterval: 5000,
-    // No cookies, request bodies or user details in reports (sign-in bodies carry passwords).
-    dataCollection: { cookies: false, httpBodies: [], userInfo: false },
-    beforeSend: <E extends Parameters<typeof isControlFlowEvent>[0]>(
-      event: E,
-      hint: { originalException?: unknown },
-    ) => (isControlFlowEvent(event, hint) ? null : event),
-  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { OverviewScreen } from "@/features/admin/overview/overview-screen";
+import { OverviewScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
 
 export const metadata: Metadata = { title: "Administration" };

@@ -14,11 +14,11 @@ import {
   parseSelection,
   pendingOrder,
 } from "@/features/billing";
+import { organizationPreferences } from "@/features/organizations/server";
 import { ALL_MEMBER_ROLES, requireOrgRole, requireVerifiedEmail } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
-import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Checkout" };
 

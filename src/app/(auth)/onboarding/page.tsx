@@ -5,12 +5,12 @@ import { decodePlanChoice, PLAN_CHOICE_COOKIE } from "@/core/billing/plan-choice
 import { plans } from "@/core/billing/plans";
 import { ROUNDING_MODES } from "@/core/decimal/rounding";
 import { CURRENCIES, currencyName } from "@/core/money/currencies";
-import { loadMeSummary } from "@/features/account/queries";
 import { VerifyEmailNotice } from "@/features/account/security-forms";
+import { loadMeSummary } from "@/features/account/server";
 import { AcceptInvitation } from "@/features/onboarding/accept-invitation";
 import { OnboardingFlow } from "@/features/onboarding/onboarding-flow";
-import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/service";
-import { pricesByCurrency } from "@/features/pricing/prices";
+import { organizationPreferences, pendingInvitationsFor } from "@/features/onboarding/server";
+import { pricesByCurrency } from "@/features/pricing/server";
 import { requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull } from "@/server/fx";

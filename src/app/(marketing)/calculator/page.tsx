@@ -6,11 +6,11 @@ import { ModeTabs, parseMode } from "@/features/calculator/mode-tabs";
 import { CurrencyMode, DecimalMode } from "@/features/calculator/modes";
 import { CryptoWorkbenchLoader } from "@/features/crypto/workbench-loader";
 import { SignedOutForSure } from "@/features/history";
+import { type OrgPreferences, organizationPreferences } from "@/features/organizations/server";
 import { hasSessionCookie } from "@/server/auth/session-cookie";
 import { getViewer, loadMembership } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull } from "@/server/fx";
-import { type OrgPreferences, organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = {
   title: "Calculator",

@@ -2,7 +2,7 @@ import { ChevronDown } from "lucide-react";
 import type { Metadata } from "next";
 import { DocsCopy } from "@/features/docs/docs-copy";
 import { DocsSearch } from "@/features/docs/docs-search";
-import { loadDocs } from "@/features/docs/load-docs";
+import { loadDocs } from "@/features/docs/server";
 
 export const metadata: Metadata = {
   title: "Documentation",
@@ -15,7 +15,7 @@ export const dynamic = "force-static";
 export default async function DocsPage() {
   const { html, toc } = await loadDocs();
   // One element for both copies of the list: the RSC payload carries it once and refers to it the
-  // second time (the HTML still has both; ~85 entries, ~20 KB of payload saved).
+  // second time (the HTML still has both).
   const tocList = tocListOf(toc);
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[14rem_minmax(0,1fr)] lg:py-16">

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { featureTable, planPriceUsd, plans } from "@/core/billing/plans";
 import type { RateTable } from "@/core/money/fx";
-import { type CurrencyPrices, pricesByCurrency } from "@/features/pricing/prices";
 import { PricingTable } from "@/features/pricing/pricing-table";
+import { type CurrencyPrices, pricesByCurrency } from "@/features/pricing/server";
 import { getDb } from "@/server/db/client";
 import { loadRatesOrNull, rateTableVersion } from "@/server/fx";
 

@@ -1,4 +1,4 @@
-import { loadMeSummary } from "@/features/account/queries";
+import { loadMeSummary } from "@/features/account/server";
 import { anonymousAnswer, apiMethods, apiRoute } from "@/server/api";
 import { getViewer } from "@/server/authz";
 import { getDb } from "@/server/db/client";

@@ -2,7 +2,7 @@ import "server-only";
 import Link from "next/link";
 import { CURRENCIES, currencyName } from "@/core/money/currencies";
 import { routeLabel } from "@/core/routes";
-import { getDb } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import { listRateDates, loadCurrentRates, loadRatesOn, loadRateTable } from "@/server/fx";
 import { AdminPage } from "../admin-nav";
 import type { SearchParams } from "../search-params";
@@ -12,9 +12,8 @@ import { ConformanceSuite } from "./suite";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** /admin/currency-test: conformance suite, FX rates (view by date, edit, import) and a playground. */
-export async function CurrencyScreen({ params }: { params: SearchParams }) {
-  const db = getDb();
+/** What /admin/currency-test shows, loaded by its page: the rates now, their dates, one date's set. */
+export async function loadCurrencyScreen(db: Db, params: SearchParams) {
   const [table, current, dates] = await Promise.all([
     loadRateTable(db),
     loadCurrentRates(db),
@@ -23,6 +22,15 @@ export async function CurrencyScreen({ params }: { params: SearchParams }) {
   const chosen = one(params.date);
   const date = dates.find((d) => d.date === chosen)?.date;
   const history = date ? await loadRatesOn(db, date) : [];
+  return { table, current, dates, date, history };
+}
+
+/** /admin/currency-test: conformance suite, FX rates (view by date, edit, import) and a playground. */
+export function CurrencyScreen({
+  data: { table, current, dates, date, history },
+}: {
+  data: Awaited<ReturnType<typeof loadCurrencyScreen>>;
+}) {
   const today = new Date().toISOString().slice(0, 10);
   return (
     <AdminPage title={routeLabel("/admin/currency-test")}>

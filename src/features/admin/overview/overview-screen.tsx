@@ -7,6 +7,12 @@ import { formatMoney } from "@/core/money/format";
 import { plural } from "@/core/plural";
 import { receiptKeyOverview } from "@/features/billing";
 import { cn } from "@/lib/utils";
+import { getDb } from "@/server/db/client";
+import { getEnv } from "@/server/env";
+import { getMonitoringConfig } from "@/server/monitoring";
+import packageJson from "../../../../package.json";
+import { AdminPage } from "../admin-nav";
+import { type SearchParams, withParams } from "../search-params";
 import {
   databaseVersion,
   getErrorEvent,
@@ -18,13 +24,7 @@ import {
   pageViewsByRoute,
   revenueByCurrency,
   signUpsByDay,
-} from "@/server/admin-overview";
-import { getDb } from "@/server/db/client";
-import { getEnv } from "@/server/env";
-import { getMonitoringConfig } from "@/server/monitoring";
-import packageJson from "../../../../package.json";
-import { AdminPage } from "../admin-nav";
-import { type SearchParams, withParams } from "../search-params";
+} from "../server/overview";
 import { Inbox } from "./inbox";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

@@ -3,18 +3,17 @@ import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
 import { SearchForm } from "@/components/ui/search-form";
 import { FormSelect } from "@/components/ui/select";
-import { listOrganizationChoices, listUsers } from "@/server/admin-users";
 import { AUDIT_ACTIONS, listAuditLog } from "@/server/audit";
-import { getDb } from "@/server/db/client";
+import type { Db } from "@/server/db/client";
 import { AdminPage } from "../admin-nav";
 import { Pager } from "../pager";
 import { parseAuditQuery, parseUserQuery, type SearchParams, withParams } from "../search-params";
+import { listOrganizationChoices, listUsers } from "../server/users";
 import { AuditTable } from "./audit-table";
 import { type SortLinks, UsersTable } from "./users-table";
 
-/** /admin/users: the user list (search, filters, sort and page in the URL) and the audit log. */
-export async function UsersScreen({ viewerId, params }: { viewerId: string; params: SearchParams }) {
-  const db = getDb();
+/** What /admin/users shows, loaded by its page: the filtered users, the organizations, the audit log. */
+export async function loadUsersScreen(db: Db, params: SearchParams) {
   const query = parseUserQuery(params);
   const audit = parseAuditQuery(params);
   const [users, orgs, log] = await Promise.all([
@@ -22,6 +21,19 @@ export async function UsersScreen({ viewerId, params }: { viewerId: string; para
     listOrganizationChoices(db),
     listAuditLog(db, audit),
   ]);
+  return { query, audit, users, orgs, log };
+}
+
+/** /admin/users: the user list (search, filters, sort and page in the URL) and the audit log. */
+export function UsersScreen({
+  viewerId,
+  params,
+  data: { query, audit, users, orgs, log },
+}: {
+  viewerId: string;
+  params: SearchParams;
+  data: Awaited<ReturnType<typeof loadUsersScreen>>;
+}) {
   const sortLink = (key: keyof SortLinks) => ({
     href: withParams(params, {
       sort: key,

@@ -16,6 +16,7 @@ import { SimpleSelect } from "@/components/ui/select";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { PLATFORM_ROLES, type PlatformRole, platformRoleOf } from "@/core/auth/roles";
 import { plural } from "@/core/plural";
+import type { Result } from "@/core/result";
 import {
   banUserAction,
   deleteUserAction,
@@ -43,9 +44,7 @@ export type SortLinks = Record<
   { href: string; dir: "asc" | "desc" | null }
 >;
 
-type Outcome =
-  | { ok: true; message?: string }
-  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+type Outcome = Result<unknown>;
 
 function useRun() {
   const router = useRouter();

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { routeLabel } from "@/core/routes";
-import { CurrencyScreen } from "@/features/admin/currency/currency-screen";
+import { CurrencyScreen, loadCurrencyScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
+import { getDb } from "@/server/db/client";
 
 export const metadata: Metadata = { title: routeLabel("/admin/currency-test") };
 
@@ -11,5 +12,5 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   await requireAdmin("/admin/currency-test");
-  return <CurrencyScreen params={await searchParams} />;
+  return <CurrencyScreen data={await loadCurrencyScreen(getDb(), await searchParams)} />;
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { UsersScreen } from "@/features/admin/users/users-screen";
+import { loadUsersScreen, UsersScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
+import { getDb } from "@/server/db/client";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -10,5 +11,7 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const viewer = await requireAdmin("/admin/users");
-  return <UsersScreen viewerId={viewer.user.id} params={await searchParams} />;
+  const params = await searchParams;
+  const data = await loadUsersScreen(getDb(), params);
+  return <UsersScreen viewerId={viewer.user.id} params={params} data={data} />;
 }

@@ -1,8 +1,8 @@
 import { planOf, upgradeFor } from "@/core/billing/plans";
 import { streamHistoryCsv } from "@/features/history/service";
-import { planIdOf } from "@/server/api-keys";
 import { ALL_MEMBER_ROLES, requireOrgRole } from "@/server/authz";
 import { getDb } from "@/server/db/client";
+import { organizationPlan } from "@/server/plan-limits";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export async function GET() {
   const viewer = await requireOrgRole("/dashboard", ALL_MEMBER_ROLES);
   const db = getDb();
-  const plan = planOf(await planIdOf(db, viewer.org.id));
+  const plan = planOf(await organizationPlan(db, viewer.org.id));
   if (!plan.limits.csvExport) {
     const next = upgradeFor(plan.id, (limits) => limits.csvExport);
     return new Response(

@@ -1,22 +1,23 @@
 import type { Metadata } from "next";
 import { SettingsSection } from "@/components/ui/section";
 import { memberRoleOf } from "@/core/auth/roles";
+import { CreateOrganizationForm } from "@/features/organizations/create-organization-form";
+import { DeleteOrganizationForm } from "@/features/organizations/delete-organization-form";
+import { InviteForm } from "@/features/organizations/invite-form";
+import { LeaveOrganization } from "@/features/organizations/leave-organization";
+import { MembersTable } from "@/features/organizations/members-table";
+import { OrganizationDetailsForm } from "@/features/organizations/organization-details-form";
+import { PendingInvitations } from "@/features/organizations/pending-invitations";
+import { PreferencesForm } from "@/features/organizations/preferences-form";
 import {
-  CreateOrganizationForm,
-  DeleteOrganizationForm,
-  InviteForm,
-  LeaveOrganization,
-  MembersTable,
-  OrganizationDetailsForm,
-  PendingInvitations,
-  PreferencesForm,
-} from "@/features/organizations/org-forms";
-import { organizationMembers, pendingInvitations } from "@/features/organizations/queries";
+  organizationMembers,
+  organizationPreferences,
+  pendingInvitations,
+} from "@/features/organizations/server";
 import { appOrigin } from "@/server/auth";
 import { invitationLink } from "@/server/auth/auth";
 import { loadMembership, requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";
-import { organizationPreferences } from "@/server/org-preferences";
 
 export const metadata: Metadata = { title: "Organization" };
 

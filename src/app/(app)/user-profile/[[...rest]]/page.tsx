@@ -10,7 +10,7 @@ import {
   SessionList,
 } from "@/features/account/profile-forms";
 import { SecurityEventList, TwoFactorSettings, VerifyEmailNotice } from "@/features/account/security-forms";
-import { activeSessions, describeDevice } from "@/features/account/sessions";
+import { activeSessions, describeDevice } from "@/features/account/server";
 import { listSecurityEvents, SECURITY_EVENT_TITLES } from "@/server/auth/security-events";
 import { requireUser } from "@/server/authz";
 import { getDb } from "@/server/db/client";

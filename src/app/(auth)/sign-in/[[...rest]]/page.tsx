@@ -9,7 +9,7 @@ import { PasskeySignIn } from "@/features/auth/passkey-sign-in";
 import { ResetPasswordForm } from "@/features/auth/reset-password-form";
 import { SignInForm } from "@/features/auth/sign-in-form";
 import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
-import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
+import { invitationIdIn, previewInvitation } from "@/features/onboarding/server";
 import { getViewer } from "@/server/authz";
 
 const TITLES: Record<string, string> = {

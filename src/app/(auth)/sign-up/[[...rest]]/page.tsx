@@ -4,10 +4,10 @@ import { redirect } from "next/navigation";
 import { safeRedirectPath } from "@/core/auth/redirect";
 import { AuthCard } from "@/features/auth/auth-card";
 import { ConfirmCodeForm, ConfirmLinkCard } from "@/features/auth/confirm-email";
-import { currentAttempt, linkTarget, mailHint } from "@/features/auth/confirmation";
+import { currentAttempt, linkTarget, mailHint } from "@/features/auth/server";
 import { SignUpForm } from "@/features/auth/sign-up-form";
 import { InvalidInvitation, InvitationBanner } from "@/features/onboarding/invitation-notice";
-import { invitationIdIn, previewInvitation } from "@/features/onboarding/invitation-preview";
+import { invitationIdIn, previewInvitation } from "@/features/onboarding/server";
 import { getViewer } from "@/server/authz";
 
 export const metadata: Metadata = {

@@ -1,15 +1,8 @@
 import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { guardApi } from "@/features/api-keys/server";
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";
-import {
-  apiCallerError,
-  apiJson,
-  apiMethods,
-  apiRoute,
-  guardApi,
-  readJsonBody,
-  withCallerHeaders,
-} from "@/server/api";
+import { apiCallerError, apiJson, apiMethods, apiRoute, readJsonBody, withCallerHeaders } from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 

@@ -1,6 +1,7 @@
+import { guardApi } from "@/features/api-keys/server";
 import { convertAmount } from "@/features/calculator/api";
 import { convertQuery } from "@/features/calculator/api-schemas";
-import { apiCallerError, apiJson, apiMethods, apiRoute, guardApi } from "@/server/api";
+import { apiCallerError, apiJson, apiMethods, apiRoute } from "@/server/api";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
 

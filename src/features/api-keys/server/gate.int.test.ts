@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER } from "@/core/http/edge-contract.mjs";
-import { createTestDatabase } from "../../tests/support/db";
+import { createTestDatabase } from "../../../../tests/support/db";
 
 // guardApi runs for real against a test database; only the process-wide database is the test's.
 const h = vi.hoisted(() => ({ db: undefined as unknown }));
 vi.mock("@/server/db/client", () => ({ getDb: () => h.db }));
-vi.mock("./db/client", () => ({ getDb: () => h.db }));
 
-const { guardApi, INVALID_KEY_LIMIT } = await import("./api");
-const { forgetRefusals } = await import("./rate-limit");
+const { guardApi, INVALID_KEY_LIMIT } = await import("./gate");
+const { forgetRefusals } = await import("@/server/rate-limit");
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
@@ -54,7 +53,7 @@ describe("the keyed API gate", () => {
 
 describe("the anonymous API limit", () => {
   it("marks its 429 for the edge only once the window is full", async () => {
-    const { ANONYMOUS_API_LIMIT } = await import("./api");
+    const { ANONYMOUS_API_LIMIT } = await import("@/server/api");
     const anonymous = () =>
       new Request("http://localhost/api/v1/convert", { headers: { "x-forwarded-for": "192.0.2.77" } });
     for (let i = 0; i < ANONYMOUS_API_LIMIT.limit; i++) {
@@ -80,9 +79,10 @@ describe("the anonymous API limit", () => {
   });
 
   it("marks a key's quota refusal for the edge to repeat as it is", async () => {
-    const { apiKeys, apiUsage, organization, user } = await import("./db/schema");
-    const { isoDay, newApiKeySecret } = await import("./api-keys");
-    const db = t.db as unknown as import("./db/client").Db;
+    const { apiKeys, apiUsage, organization, user } = await import("@/server/db/schema");
+    const { newApiKeySecret } = await import("./keys");
+    const { isoDay } = await import("@/core/calendar");
+    const db = t.db as unknown as import("@/server/db/client").Db;
     await db.insert(user).values({ id: "u-quota", name: "Q", email: "q@example.com" });
     await db.insert(organization).values({ id: "org-quota", name: "Q", slug: "q" });
     const key = newApiKeySecret();

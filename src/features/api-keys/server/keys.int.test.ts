@@ -1,16 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { activeSubscription, createTestDatabase } from "../../tests/support/db";
-import {
-  consumeKeyedCall,
-  forgetKeyRefusals,
-  isoDay,
-  newApiKeySecret,
-  SUSPENDED_KEY_MESSAGE,
-} from "./api-keys";
-import type { Db } from "./db/client";
-import { apiKeys, apiUsage, organization, subscriptions, user } from "./db/schema";
-import { forgetRefusals } from "./rate-limit";
+import { isoDay } from "@/core/calendar";
+import type { Db } from "@/server/db/client";
+import { apiKeys, apiUsage, organization, subscriptions, user } from "@/server/db/schema";
+import { forgetRefusals } from "@/server/rate-limit";
+import { activeSubscription, createTestDatabase } from "../../../../tests/support/db";
+import { consumeKeyedCall, forgetKeyRefusals, newApiKeySecret, SUSPENDED_KEY_MESSAGE } from "./keys";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;

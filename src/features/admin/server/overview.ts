@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { type AuditActor, writeAudit } from "./audit";
-import type { Db } from "./db/client";
+import { type AuditActor, writeAudit } from "@/server/audit";
+import type { Db } from "@/server/db/client";
 import {
   contactMessages,
   monitoringEvents,
@@ -10,7 +10,7 @@ import {
   pageViews,
   subscriptions,
   user,
-} from "./db/schema";
+} from "@/server/db/schema";
 
 /** What /admin shows: counts, revenue, sign-ups, inbox, error reports, traffic and system facts. */
 

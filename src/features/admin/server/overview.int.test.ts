@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../tests/support/db";
-import { activeSubscriptions, revenueByCurrency } from "./admin-overview";
-import { orders, organization, subscriptions } from "./db/schema";
+import { orders, organization, subscriptions } from "@/server/db/schema";
+import { createTestDatabase } from "../../../../tests/support/db";
+import { activeSubscriptions, revenueByCurrency } from "./overview";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 

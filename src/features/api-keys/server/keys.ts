@@ -2,10 +2,11 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, gte, isNull, or, sql } from "drizzle-orm";
 import { planOf } from "@/core/billing/plans";
-import type { Db, Tx } from "./db/client";
-import { apiKeys, apiUsage, user } from "./db/schema";
-import { organizationPlan } from "./plan-limits";
-import { consumeRateLimit } from "./rate-limit";
+import { isoDay, monthBounds } from "@/core/calendar";
+import type { Db } from "@/server/db/client";
+import { apiKeys, apiUsage, user } from "@/server/db/schema";
+import { organizationPlan } from "@/server/plan-limits";
+import { consumeRateLimit } from "@/server/rate-limit";
 
 /**
  * Organization API keys and the keyed API's quota. A key is `abk_` + 32 random bytes (base64url);
@@ -33,18 +34,6 @@ export function bearerOf(request: Request): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? "";
-}
-
-/** The plan in force for an organization now: its subscription, or Free (one source: billing). */
-export async function planIdOf(db: Db | Tx, organizationId: string) {
-  return organizationPlan(db, organizationId);
-}
-
-/** The first instant of the current UTC month and of the next one. */
-export function monthBounds(now: Date): { start: Date; next: Date } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, next };
 }
 
 export type RateLimitHeaders = Record<string, string>;
@@ -98,7 +87,7 @@ export async function consumeKeyedCall(db: Db, secret: string, now = new Date())
       .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)));
     if (!key) return invalid;
     if (key.creatorBanned) return { ...invalid, message: SUSPENDED_KEY_MESSAGE };
-    const plan = planOf(await planIdOf(tx, key.organizationId));
+    const plan = planOf(await organizationPlan(tx, key.organizationId));
     const limit = plan.limits.apiCallsPerMonth;
     const { start, next } = monthBounds(now);
     const reset = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
@@ -200,8 +189,4 @@ function rememberedRefusal(hash: string, now: Date): KeyedCallDecision | null {
 /** Forgets every remembered key refusal (tests). */
 export function forgetKeyRefusals() {
   refusedKeys.clear();
-}
-
-export function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
 }

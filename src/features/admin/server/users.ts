@@ -2,9 +2,11 @@ import "server-only";
 import { and, asc, count, desc, eq, exists, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { PlatformRole } from "@/core/auth/roles";
 import { plural } from "@/core/plural";
-import { type AuditActor, writeAudit } from "./audit";
-import type { Db, Tx } from "./db/client";
-import { member, organization, session, user } from "./db/schema";
+import type { Result } from "@/core/result";
+import { type AuditActor, writeAudit } from "@/server/audit";
+import { NO_USER_ERROR, SELF_ERROR, userLabel } from "@/server/auth/impersonation";
+import type { Db, Tx } from "@/server/db/client";
+import { member, organization, session, user } from "@/server/db/schema";
 
 /**
  * User management for platform admins: the list behind /admin/users and every change an admin can
@@ -120,14 +122,13 @@ export async function listOrganizationChoices(db: Db) {
     .limit(500);
 }
 
-export type AdminOutcome = { ok: true; message: string } | { ok: false; error: string };
+export type AdminOutcome = Result;
 
 type Target = typeof user.$inferSelect;
 
-export const SELF_ERROR = "You cannot do that to your own account.";
+export { NO_USER_ERROR, SELF_ERROR };
 export const LAST_ADMIN_ERROR = "This is the last admin: make someone else an admin first.";
 export const NOT_ADMIN_ERROR = "Not found.";
-export const NO_USER_ERROR = "That user no longer exists.";
 
 /**
  * Runs `change` for `targetId` in a transaction that holds every admin row locked, after checking the
@@ -163,7 +164,7 @@ async function withTarget(
 }
 
 const isActiveAdmin = (t: Target) => t.role === "admin" && !t.banned;
-const label = (t: Target) => `${t.name} <${t.email}>`;
+const label = userLabel;
 
 export async function setUserRole(
   db: Db,
@@ -177,7 +178,8 @@ export async function setUserRole(
     targetId,
     { selfAllowed: false, removesAdmin: (t) => isActiveAdmin(t) && role !== "admin" },
     async (tx, target) => {
-      if (target.role === role) return { ok: true, message: `${target.name} is already ${article(role)}.` };
+      if (target.role === role)
+        return { ok: true, data: undefined, message: `${target.name} is already ${article(role)}.` };
       await tx.update(user).set({ role, updatedAt: new Date() }).where(eq(user.id, target.id));
       await writeAudit(tx, actor, {
         action: "user.set-role",
@@ -187,7 +189,7 @@ export async function setUserRole(
         before: { role: target.role },
         after: { role },
       });
-      return { ok: true, message: `${target.name} is now ${article(role)}.` };
+      return { ok: true, data: undefined, message: `${target.name} is now ${article(role)}.` };
     },
   );
 }
@@ -228,7 +230,7 @@ export async function banUser(
           sessionsEnded: ended.length,
         },
       });
-      return { ok: true, message: `${target.name} is banned and signed out everywhere.` };
+      return { ok: true, data: undefined, message: `${target.name} is banned and signed out everywhere.` };
     },
   );
 }
@@ -240,7 +242,7 @@ export async function unbanUser(db: Db, actor: AuditActor, targetId: string): Pr
     targetId,
     { selfAllowed: false, removesAdmin: () => false },
     async (tx, target) => {
-      if (!target.banned) return { ok: true, message: `${target.name} is not banned.` };
+      if (!target.banned) return { ok: true, data: undefined, message: `${target.name} is not banned.` };
       await tx
         .update(user)
         .set({ banned: false, banReason: null, banExpires: null, updatedAt: new Date() })
@@ -253,7 +255,7 @@ export async function unbanUser(db: Db, actor: AuditActor, targetId: string): Pr
         before: { banned: true, banReason: target.banReason, banExpires: target.banExpires },
         after: { banned: false },
       });
-      return { ok: true, message: `${target.name} can sign in again.` };
+      return { ok: true, data: undefined, message: `${target.name} can sign in again.` };
     },
   );
 }
@@ -280,6 +282,7 @@ export async function revokeUserSessions(db: Db, actor: AuditActor, targetId: st
       });
       return {
         ok: true,
+        data: undefined,
         message: `Ended ${plural(ended.length, "session")} of ${target.name}.`,
       };
     },
@@ -315,23 +318,9 @@ export async function deleteUser(
         before: { name: target.name, email: target.email, role: target.role, memberships },
         after: null,
       });
-      return { ok: true, message: `${target.name}'s account is deleted.` };
+      return { ok: true, data: undefined, message: `${target.name}'s account is deleted.` };
     },
   );
-}
-
-/** The user an admin may impersonate: exists, not banned, not an admin, not the admin. */
-export async function impersonationTarget(
-  db: Db,
-  actor: AuditActor,
-  targetId: string,
-): Promise<{ ok: true; target: { id: string; label: string } } | { ok: false; error: string }> {
-  const [target] = await db.select().from(user).where(eq(user.id, targetId));
-  if (!target) return { ok: false, error: NO_USER_ERROR };
-  if (target.id === actor.id) return { ok: false, error: SELF_ERROR };
-  if (target.role === "admin") return { ok: false, error: "Admins cannot be impersonated." };
-  if (target.banned) return { ok: false, error: "A banned user cannot be impersonated; unban them first." };
-  return { ok: true, target: { id: target.id, label: label(target) } };
 }
 
 export async function userEmail(db: Db, id: string): Promise<string | null> {

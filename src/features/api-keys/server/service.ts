@@ -1,9 +1,10 @@
 import "server-only";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import { newApiKeySecret } from "@/server/api-keys";
+import type { Result } from "@/core/result";
 import type { Db } from "@/server/db/client";
 import { apiKeys } from "@/server/db/schema";
-import { MAX_ACTIVE_KEYS } from "./schemas";
+import { MAX_ACTIVE_KEYS } from "../schemas";
+import { newApiKeySecret } from "./keys";
 
 export type ApiKeyRow = {
   id: string;
@@ -33,7 +34,7 @@ export async function createApiKey(
   organizationId: string,
   userId: string,
   name: string,
-): Promise<{ ok: true; data: { secret: string; prefix: string } } | { ok: false; error: string }> {
+): Promise<Result<{ secret: string; prefix: string }>> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`api-keys:${organizationId}`}, 0))`);
     const [row] = await tx

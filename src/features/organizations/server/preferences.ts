@@ -1,8 +1,8 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { RoundingMode } from "@/core/rounding";
-import type { Db } from "./db/client";
-import { organization } from "./db/schema";
+import type { Db } from "@/server/db/client";
+import { organization } from "@/server/db/schema";
 
 /** An organization's calculator defaults: what its members start from (a link's parameters win). */
 export type OrgPreferences = { defaultCurrency: string; roundingMode: RoundingMode; precision: number };

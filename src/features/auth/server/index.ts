@@ -1,0 +1,2 @@
+// The auth feature's server-only public surface (queries, services, server components).
+export { currentAttempt, linkTarget, mailHint } from "../confirmation";

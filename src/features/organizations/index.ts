@@ -1,2 +1,0 @@
-// The organizations feature's public surface: what other features may use.
-export { NameSlugFields } from "./name-slug-fields";
