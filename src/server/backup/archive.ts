@@ -78,11 +78,12 @@ function parseSecrets(bytes: Buffer): InstanceSecrets {
  */
 export async function openArchive(file: string, options: OpenOptions = {}): Promise<OpenedArchive> {
   const dir = await mkdtemp(path.join(options.workDir ?? tmpdir(), "abacus-restore-"));
-  const close = () => rm(dir, { recursive: true, force: true });
+  // maxRetries: after a failed extraction the unpacker may still be closing files in the folder.
+  const close = () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   try {
     return { ...(await unpackAndVerify(file, dir, options)), dir, close };
   } catch (error) {
-    await close();
+    await close().catch(() => {});
     throw error;
   }
 }
