@@ -212,6 +212,44 @@ describe("backup and restore", () => {
   });
 });
 
+describe("while the instance serves", () => {
+  it("takes consistent snapshots, one after another, while writers keep committing", async () => {
+    const busy = await createTestDatabase();
+    const writer = postgres(busy.url, { max: 2, onnotice: () => {} });
+    let writing = true;
+    let commits = 0;
+    // Each commit writes two rows: a consistent snapshot holds an even number of them.
+    const loop = (async () => {
+      while (writing) {
+        await writer.begin(async (tx) => {
+          for (const half of ["first", "second"])
+            await tx`insert into audit_log (actor_id, actor_email, action, target_type, target_label)
+                     values ('writer', 'writer@example.com', 'fx.edit', 'fx_rates', ${half})`;
+        });
+        commits += 1;
+      }
+    })();
+    try {
+      for (let i = 0; i < 8; i++) {
+        const made = await Promise.race([
+          createBackup(busy.sql, { out: path.join(work, `busy-${i}.tar.gz`), secrets, appVersion: "t" }),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`backup ${i} hung (${commits} commits so far)`)), 20_000),
+          ),
+        ]);
+        const audit = made.manifest.tables.find((t) => t.name === "audit_log");
+        expect(audit?.rows ?? 1).toSatisfy((n: number) => n % 2 === 0);
+      }
+      expect(commits).toBeGreaterThan(0);
+    } finally {
+      writing = false;
+      await loop;
+      await writer.end();
+      await busy.drop();
+    }
+  }, 240_000);
+});
+
 describe("refusals", () => {
   it("refuses an archive with one byte changed, anywhere", async () => {
     const bytes = readFileSync(archive);

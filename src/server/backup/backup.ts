@@ -135,6 +135,11 @@ export async function createBackup(sql: postgres.Sql, options: BackupOptions): P
         const digest = digestStream();
         const readable = await tx.unsafe(copyOutQuery(t)).readable();
         await pipeline(readable, digest.transform, createWriteStream(path.join(work, file), { mode: 0o600 }));
+        // postgres.js pauses the socket when a COPY chunk fills the stream's buffer; if the copy's
+        // end arrived in that same chunk the socket stays paused and the connection never reads
+        // again (a known bug, open upstream): the next statement hangs. The stream's own read
+        // hook resumes the socket, so call it once the copy is complete.
+        readable._read(0);
         tables.push({ schema: t.schema, name: t.name, file, columns: t.columns, ...digest.result() });
       }
       // After the snapshot is taken: a sequence read now is at or past every value the data holds.
