@@ -26,6 +26,7 @@ import {
   signUpsByDay,
 } from "../server/overview";
 import { Inbox } from "./inbox";
+import { SchemaVersionFact } from "./schema-version";
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -102,6 +103,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
       "Database",
       `${env.DATABASE_MODE === "embedded" ? "Embedded PostgreSQL" : "External PostgreSQL"} ${dbVersion}`,
     ],
+    ["Schema version", <SchemaVersionFact key="schema-version" />],
     [
       "Error reporting",
       getMonitoringConfig().mode === "sentry"
