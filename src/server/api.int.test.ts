@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER } from "@/core/http/edge-contract";
 import { createTestDatabase } from "../../tests/support/db";
 
 // guardApi runs for real against a test database; only the process-wide database is the test's.

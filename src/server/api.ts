@@ -5,7 +5,7 @@ import {
   EDGE_ANONYMOUS_HEADER,
   EDGE_REFUSAL_HEADER,
   EDGE_REFUSAL_VERBATIM_HEADER,
-} from "@/core/http/edge-contract.mjs";
+} from "@/core/http/edge-contract";
 import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";

@@ -4,8 +4,8 @@ import { headers } from "next/headers";
 import { getSecrets } from "./secrets";
 
 /**
- * The client's address as `server.mjs` determined it (from the socket, or from the trusted part of
- * X-Forwarded-For when TRUST_PROXY is set). server.mjs overwrites any X-Forwarded-For the client
+ * The client's address as the server in src/edge determined it (from the socket, or from the trusted part of
+ * X-Forwarded-For when TRUST_PROXY is set). That server overwrites any X-Forwarded-For the client
  * sent, so the value here cannot be chosen by the client.
  */
 export async function clientAddress(): Promise<string> {

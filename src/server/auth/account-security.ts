@@ -4,7 +4,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, count, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { accountDelaySeconds, LOCKOUT_WINDOW_SECONDS, waitPhrase } from "@/core/auth/lockout";
-import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract";
 import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
 import { member, rateLimitEvents, securityEvents } from "../db/schema";

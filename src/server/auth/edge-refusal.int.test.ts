@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FREE_ACCOUNT_FAILURES } from "@/core/auth/lockout";
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract";
 import { createTestAuth, TEST_ORIGIN, TEST_PASSWORD } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { handleAuthHttp } from "./hardening";

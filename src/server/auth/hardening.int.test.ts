@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EDGE_ANONYMOUS_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_ANONYMOUS_HEADER } from "@/core/http/edge-contract";
 import { callServerSide } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { member, organization, passkey, user } from "../db/schema";

@@ -9,7 +9,7 @@ import {
   orgSlugField,
   passkeyNameField,
 } from "@/core/auth/fields";
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { anonymousAnswer, apiError, serviceUnavailable } from "../api";
 import { isOutage } from "../health";
 import { BodyTooLarge, readBodyCapped } from "../read-body";

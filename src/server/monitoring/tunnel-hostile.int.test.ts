@@ -1,7 +1,7 @@
 import { parseEnvelope } from "@sentry/core";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
 import { forgetRefusals } from "@/server/rate-limit";

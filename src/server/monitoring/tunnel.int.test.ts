@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { count, desc } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
 import { forgetRefusals } from "@/server/rate-limit";

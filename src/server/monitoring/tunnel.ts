@@ -1,6 +1,6 @@
 import "server-only";
 import { parseEnvelope } from "@sentry/core";
-import { BODY_CAPS, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract";
 import { ingestUrl, parseDsn, sameDsn } from "@/core/monitoring/dsn";
 import type { Db } from "../db/client";
 import { isDatabaseUnavailable, shortErrorLine } from "../db/errors";

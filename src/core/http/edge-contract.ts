@@ -1,0 +1,87 @@
+/**
+ * What the custom server's edge (src/edge, runs before Next.js) and the app (route
+ * handlers) must agree on, defined once here:
+ * - every endpoint's request-body cap (`BODY_CAPS`, `bodyCapFor`): the edge answers 413 to a
+ *   declared Content-Length above the route's cap before Next.js runs; the route handler still
+ *   counts the bytes it reads (a missing or lying Content-Length cannot get past it);
+ * - the private response headers by which the app tells the edge what it may answer alone next
+ *   time (`EDGE_REFUSAL_HEADER`, `EDGE_ANONYMOUS_HEADER`); the edge strips them from every response.
+ */
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+/** Request-body caps in bytes, per endpoint. */
+export const BODY_CAPS = Object.freeze({
+  /** `/api/auth/*`: a few short fields; 64 KiB leaves room for metadata and long URLs. */
+  auth: 64 * KIB,
+  /** `/api/v1/calculate`: an expression is at most 10,000 characters; even \u-escaped it fits. */
+  calculate: 64 * KIB,
+  /** `/api/v1/receipts/verify`: one receipt and its signature. */
+  receiptVerify: 32 * KIB,
+  /** `/api/views`: `{ "path": "/pricing" }`. */
+  pageView: 1 * KIB,
+  /** `/api/billing/stripe-webhook`: one Stripe event. */
+  stripeWebhook: 256 * KIB,
+  /** `/monitoring`: an envelope of events; */
+  monitoringEvent: 1 * MIB,
+  /**
+   * ... or, carrying only replay items, up to this: a fully masked, compressed replay segment of
+   * the largest page (/docs, with its first full snapshot) is about 100 KB; 20 times that.
+   */
+  monitoringReplay: 2 * MIB,
+});
+
+/** No request may declare a larger body than this, whatever its path (server actions included). */
+export const MAX_REQUEST_BYTES = BODY_CAPS.monitoringReplay + 64 * KIB;
+
+/** [path, cap, whether the path is a prefix]: the endpoints that take a body. */
+const ROUTE_CAPS: [string, number, boolean][] = [
+  ["/api/auth/", BODY_CAPS.auth, true],
+  ["/api/v1/calculate", BODY_CAPS.calculate, false],
+  ["/api/v1/receipts/verify", BODY_CAPS.receiptVerify, false],
+  ["/api/views", BODY_CAPS.pageView, false],
+  ["/api/billing/stripe-webhook", BODY_CAPS.stripeWebhook, false],
+  ["/monitoring", BODY_CAPS.monitoringReplay, false],
+];
+
+/**
+ * The most bytes a request to `pathname` may carry: its route's cap, or MAX_REQUEST_BYTES for any
+ * other path. A trailing slash is ignored (Next.js redirects it).
+ */
+export function bodyCapFor(pathname: string): number {
+  const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  for (const [route, cap, prefix] of ROUTE_CAPS) {
+    if (prefix ? pathname.startsWith(route) : path === route) return cap;
+  }
+  return MAX_REQUEST_BYTES;
+}
+
+/**
+ * Set by the app on a 429 whose refusal depends only on the client's address, the method, the path
+ * and the request's credentials (Authorization, Cookie), never on its body or query: the number of
+ * milliseconds the refusal is certain to hold (the database is the source of truth; this is how
+ * long it has said no). The edge then answers that client's same request 429 itself until then.
+ */
+export const EDGE_REFUSAL_HEADER = "x-abacus-edge-refusal";
+
+/**
+ * Set by the app (value "1") beside EDGE_REFUSAL_HEADER when the edge is to repeat that 429 as the
+ * app wrote it (its body and headers, e.g. an API key's `quota_exceeded` and RateLimit-* headers),
+ * with only Retry-After and RateLimit-Reset counted down. Only for an answer whose body states no
+ * time; without it the edge repeats a generic `rate_limited` answer.
+ */
+export const EDGE_REFUSAL_VERBATIM_HEADER = "x-abacus-edge-verbatim";
+
+/** The longest the edge (and the app's own memory of a refusal) repeats a refusal before asking again. */
+export const EDGE_REFUSAL_MAX_HOLD_MS = 10_000;
+
+/**
+ * Set by the app (value "1") on the answer to a GET that carried no Cookie and no Authorization
+ * header, when that answer is the same for every such request (e.g. "nobody is signed in"). The edge
+ * keeps it and gives it to the next credential-less GET of the same URL for a while, without Next.js.
+ */
+export const EDGE_ANONYMOUS_HEADER = "x-abacus-edge-anonymous";
+
+/** How long the edge keeps an anonymous answer before asking the app again. */
+export const EDGE_ANONYMOUS_TTL_MS = 60_000;
