@@ -336,7 +336,7 @@ async function main() {
   const proPrice = (text) => /data-testid="price-pro"[^>]*>([^<]*)</.exec(text)?.[1];
   const pricing = async (instance) => {
     const answer = await callOn(instance, "/pricing?currency=EUR");
-    return { price: proPrice(answer.text), cached: answer.response.headers.get("x-abacus-cache") === "hit" };
+    return { price: proPrice(answer.text), cached: answer.response.headers.has("age") };
   };
   const pageRate = usd === "2" ? "3" : "2";
   const setUsd = (rate) =>

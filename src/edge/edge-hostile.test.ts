@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from "vitest";
 // with a stand-in for Next.js that records what reached it: the limits that hold before a request
 // exists (connections, header timeout), the one form of the path every decision is taken on, and the
 // headers of the answers the edge gives itself.
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract";
 import { securityHeaders } from "@/core/security-headers.mjs";
 import { readServerConfig } from "./config";
 import { createEdgeHandler, createEdgeServer, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS } from "./edge";
@@ -44,10 +43,12 @@ async function start(options: Options = {}) {
         "ratelimit-remaining": "0",
         "ratelimit-reset": "30",
         "ratelimit-policy": "60;w=60",
-        [EDGE_REFUSAL_HEADER]: "5000",
+        "cache-control": "private, max-age=5",
       });
       res.end(
-        JSON.stringify({ error: { code: "rate_limited", message: "Too many requests. Try again in 30 s." } }),
+        JSON.stringify({
+          error: { code: "rate_limited", message: "Too many requests. Try again after Retry-After seconds." },
+        }),
       );
     } else res.end(`ok ${req.url}`);
   };

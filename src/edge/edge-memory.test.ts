@@ -37,6 +37,7 @@ describe("RefusalMemory", () => {
     const refusal = memory.refusal("c", req({ authorization: "Bearer k" }));
     expect(refusal?.retryAfter).toBe(98);
     expect(refusal?.answer?.headers).toEqual({
+      age: "2",
       "content-type": "application/json",
       "ratelimit-reset": "98",
       "retry-after": "98",

@@ -1,13 +1,13 @@
 /**
  * What the edge (edge.ts) remembers from the app's answers so that floods of requests whose answer
- * is already known never reach Next.js (issue 14: a flood of cheap refusals or anonymous session
- * reads cost ~2 ms of Next.js routing, web-stream adaptation and GC each, enough to hold up
- * `/api/health`). The app decides, by private response headers the edge strips (see
- * src/core/http/edge-contract.ts); the edge only repeats, for a bounded time and memory:
- * - `RefusalMemory`: a 429 the app marked as keyed on the client alone, for the same client,
- *   method, path and credentials, while the app said it holds (at most 10 s: PostgreSQL decides);
- * - `AnonymousAnswers`: the app's answer to a credential-less GET it marked as the same for all
- *   such requests, for the same URL, for EDGE_ANONYMOUS_TTL_MS.
+ * is already known never reach Next.js (a flood of cheap refusals or anonymous session reads cost
+ * ~2 ms of Next.js routing, web-stream adaptation and GC each, enough to hold up `/api/health`).
+ * The app decides, by standard Cache-Control (src/core/http/edge-contract.ts); the edge is the cache
+ * in front of it, for a bounded time and memory, and gives what it repeats an `Age`:
+ * - `RefusalMemory`: a 429 marked `private, max-age=N` (keyed on the client alone), for the same
+ *   client, method, path and credentials, for at most N seconds (at most 10 s: PostgreSQL decides);
+ * - `AnonymousAnswers`: a 200 to a credential-less GET marked `public, s-maxage=N`, for the same
+ *   Host and URL, for at most N seconds (and EDGE_ANONYMOUS_TTL_MS).
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
@@ -22,6 +22,23 @@ const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "d
 
 /** `headers` (names in any case) without those of HOP_HEADERS and without cookies, names lower-cased. */
 export type Headers = Record<string, number | string | string[]>;
+
+/**
+ * The directives of a Cache-Control header (RFC 9111 §5.2), names lower-cased: `max-age=10` is
+ * ("max-age", "10"), `private` is ("private", true). Quoted values lose their quotes.
+ */
+export function cacheDirectives(value: unknown): Map<string, string | true> {
+  const directives = new Map<string, string | true>();
+  const text = Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : "";
+  for (const part of text.split(",")) {
+    const [name, ...rest] = part.split("=");
+    const key = name?.trim().toLowerCase();
+    if (!key) continue;
+    const argument = rest.join("=").trim();
+    directives.set(key, rest.length === 0 ? true : argument.replace(/^"(.*)"$/, "$1"));
+  }
+  return directives;
+}
 
 function replayable(headers: OutgoingHttpHeaders): Headers {
   const kept: Headers = {};
@@ -148,7 +165,11 @@ export class RefusalMemory {
     }
     const retryAfter = Math.max(1, Math.ceil((known.retryAt - now) / 1000));
     if (!known.answer) return { retryAfter, rateLimit: known.rateLimit };
-    const headers: Headers = { ...known.answer.headers, "retry-after": String(retryAfter) };
+    const headers: Headers = {
+      ...known.answer.headers,
+      "retry-after": String(retryAfter),
+      age: String(Math.floor((now - known.at) / 1000)),
+    };
     const reset = Number(headers["ratelimit-reset"]);
     if (Number.isFinite(reset)) {
       headers["ratelimit-reset"] = String(Math.max(1, reset - Math.floor((now - known.at) / 1000)));
@@ -169,7 +190,7 @@ export class RefusalMemory {
   }
 }
 
-export type StoredAnswer = { status: number; headers: Headers; body: Buffer; until: number };
+export type StoredAnswer = { status: number; headers: Headers; body: Buffer; at: number; until: number };
 
 export class AnonymousAnswers {
   readonly maxEntries: number;
@@ -191,15 +212,16 @@ export class AnonymousAnswers {
     this.now = now;
   }
 
-  /** The stored answer for `url`, or undefined. */
+  /** The stored answer for `url` with its `Age`, or undefined. */
   get(url: string): StoredAnswer | undefined {
     const answer = this.answers.get(url);
     if (!answer) return undefined;
-    if (answer.until <= this.now()) {
+    const now = this.now();
+    if (answer.until <= now) {
       this.answers.delete(url);
       return undefined;
     }
-    return answer;
+    return { ...answer, headers: { ...answer.headers, age: String(Math.floor((now - answer.at) / 1000)) } };
   }
 
   /**
@@ -207,7 +229,7 @@ export class AnonymousAnswers {
    * encoded for one client (Content-Encoding) or varies, or the table is full (first come; a flood
    * of distinct query strings cannot grow it).
    */
-  set(url: string, status: number, headers: OutgoingHttpHeaders, body: Buffer): void {
+  set(url: string, status: number, headers: OutgoingHttpHeaders, body: Buffer, ttlMs = this.ttlMs): void {
     if (body.length > this.maxBytes || headers["content-encoding"] !== undefined) return;
     const now = this.now();
     if (!this.answers.has(url) && this.answers.size >= this.maxEntries) {
@@ -218,6 +240,6 @@ export class AnonymousAnswers {
     for (const [name, value] of Object.entries(headers)) {
       if (!HOP_HEADERS.has(name) && value !== undefined) kept[name] = value;
     }
-    this.answers.set(url, { status, headers: kept, body, until: now + this.ttlMs });
+    this.answers.set(url, { status, headers: kept, body, at: now, until: now + Math.min(ttlMs, this.ttlMs) });
   }
 }

@@ -11,12 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 // The server (main.ts)'s request handler on a real HTTP server, with a stand-in for Next.js (issue 14: one
 // client's flood must not hold up another client).
-import {
-  BODY_CAPS,
-  EDGE_ANONYMOUS_HEADER,
-  EDGE_REFUSAL_HEADER,
-  EDGE_REFUSAL_VERBATIM_HEADER,
-} from "@/core/http/edge-contract";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { readServerConfig } from "./config";
 import { createEdgeHandler } from "./edge";
 
@@ -174,9 +169,9 @@ function send(
 }
 
 /**
- * A stand-in for Next.js that answers like the app: `/limited` is refused 429 with the edge marker
- * (a refusal keyed on the client alone), `/unmarked` 429 without it, `/api/me` "null" marked as the
- * anonymous answer when the request carries no credentials.
+ * A stand-in for Next.js that answers like the app: `/limited` is refused 429 with
+ * `Cache-Control: private, max-age=5` (a refusal keyed on the client alone), `/unmarked` 429
+ * without it, `/api/me` "null" with a shared-cache lifetime when the request carries no credentials.
  */
 async function startApp() {
   const started: string[] = [];
@@ -185,7 +180,7 @@ async function startApp() {
     if (req.url?.startsWith("/limited")) {
       res.setHeader("content-type", "application/json");
       res.setHeader("retry-after", "42");
-      res.setHeader(EDGE_REFUSAL_HEADER, "5000");
+      res.setHeader("cache-control", "private, max-age=5");
       res.statusCode = 429;
       res.end(JSON.stringify({ error: { code: "rate_limited", message: "app" } }));
     } else if (req.url === "/keyed") {
@@ -196,8 +191,7 @@ async function startApp() {
         "ratelimit-limit": "1000",
         "ratelimit-remaining": "0",
         "ratelimit-reset": "3600",
-        [EDGE_REFUSAL_HEADER]: "5000",
-        [EDGE_REFUSAL_VERBATIM_HEADER]: "1",
+        "cache-control": "private, max-age=5",
       });
       res.end(JSON.stringify({ error: { code: "quota_exceeded", message: "All 1,000 calls used." } }));
     } else if (req.url === "/unmarked") {
@@ -207,9 +201,8 @@ async function startApp() {
       const anonymous = !req.headers.cookie && !req.headers.authorization;
       res.writeHead(200, {
         "content-type": "application/json",
-        "cache-control": "private, no-store",
+        "cache-control": anonymous ? "public, max-age=0, s-maxage=60" : "private, no-store",
         "x-content-type-options": "nosniff",
-        ...(anonymous ? { [EDGE_ANONYMOUS_HEADER]: "1" } : {}),
       });
       res.write(anonymous ? "nu" : '{"user"');
       res.end(anonymous ? "ll" : ":1}");
@@ -250,13 +243,12 @@ describe("answers the edge gives without the app", () => {
     expect(started).toEqual(["127.0.0.1 POST /api/views"]);
   });
 
-  it("repeats a 429 marked verbatim as the app wrote it: body, RateLimit headers, Retry-After", async () => {
+  it("repeats a private 429 as the app wrote it: body, RateLimit headers, Retry-After counted down", async () => {
     const { port, started } = await startApp();
     const key = { authorization: "Bearer abk_one" };
     const first = await send(port, "/keyed", { method: "POST", headers: key, body: "{}" });
     expect(first.status).toBe(429);
-    expect(first.headers[EDGE_REFUSAL_HEADER]).toBeUndefined();
-    expect(first.headers[EDGE_REFUSAL_VERBATIM_HEADER]).toBeUndefined();
+    expect(first.headers.age).toBeUndefined();
     const again = await send(port, "/keyed", { method: "POST", headers: key, body: "{}" });
     expect(started).toHaveLength(1);
     expect(again.status).toBe(429);
@@ -268,7 +260,8 @@ describe("answers the edge gives without the app", () => {
       expect(Number(again.headers[name])).toBeGreaterThan(3590);
       expect(Number(again.headers[name])).toBeLessThanOrEqual(3600);
     }
-    expect(again.headers[EDGE_REFUSAL_VERBATIM_HEADER]).toBeUndefined();
+    // Repeated by a cache: it says how old the answer is.
+    expect(again.headers.age).toBe("0");
     // Another key is the app's to judge.
     await send(port, "/keyed", { method: "POST", headers: { authorization: "Bearer abk_two" }, body: "{}" });
     expect(started).toHaveLength(2);
@@ -278,7 +271,6 @@ describe("answers the edge gives without the app", () => {
     const { port, started } = await startApp();
     const first = await send(port, "/limited?a=1", { method: "POST", body: "{}" });
     expect(first.status).toBe(429);
-    expect(first.headers[EDGE_REFUSAL_HEADER]).toBeUndefined(); // the marker never leaves the server
     expect(started).toHaveLength(1);
 
     // Same client and request (any query): answered by the edge, with the app's Retry-After.
@@ -322,15 +314,15 @@ describe("answers the edge gives without the app", () => {
     const { port, started } = await startApp();
     const first = await send(port, "/api/me");
     expect(first).toMatchObject({ status: 200, body: "null" });
-    expect(first.headers[EDGE_ANONYMOUS_HEADER]).toBeUndefined();
+    expect(first.headers.age).toBeUndefined();
     const again = await send(port, "/api/me");
     expect(again).toMatchObject({ status: 200, body: "null" });
     expect(again.headers).toMatchObject({
       "content-type": "application/json",
-      "cache-control": "private, no-store",
+      "cache-control": "public, max-age=0, s-maxage=60",
       "x-content-type-options": "nosniff",
+      age: "0",
     });
-    expect(again.headers[EDGE_ANONYMOUS_HEADER]).toBeUndefined();
     expect(started).toEqual(["127.0.0.1 GET /api/me"]);
 
     // A cookie or an Authorization header, or another URL, goes to the app.

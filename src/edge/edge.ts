@@ -5,11 +5,12 @@
  * - X-Forwarded-Host/Proto pinned, HSTS for an https APP_URL;
  * - refusals decided from the headers alone (a body over its route's cap, malformed Origin,
  *   cross-origin server action), answered at once with the connection closed, before any body is read;
- * - answers the app has already given and marked as repeatable (edge-memory.ts): a 429 keyed on the
- *   client alone, while it holds, and the answer to a credential-less GET such as "nobody is signed
- *   in"; the private marker headers are stripped from every response;
+ * - answers the app said may be repeated, by standard Cache-Control (edge-memory.ts): a 429 marked
+ *   `private, max-age=N` (keyed on the client alone) for that client while it holds, and a 200 to a
+ *   credential-less GET marked `public, s-maxage=N` (such as "nobody is signed in"), given back with
+ *   an `Age`;
  * - whole-page answers from the page cache (page-cache.ts: /pricing per FX version);
- * - build scripts and style sheets in Brotli from memory (static-assets.ts);
+ * - build files with their Brotli or gzip copies (static-assets.ts, sirv);
  * - a per-client gate (ClientGate): one client's flood cannot fill the event loop; `/api/health`
  *   and build assets bypass it.
  */
@@ -21,14 +22,9 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { Socket } from "node:net";
-import {
-  EDGE_ANONYMOUS_HEADER,
-  EDGE_REFUSAL_HEADER,
-  EDGE_REFUSAL_VERBATIM_HEADER,
-} from "@/core/http/edge-contract";
 import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
-import { AnonymousAnswers, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
+import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
 import type { PageCache } from "./page-cache";
 import {
   bypassesGate,
@@ -105,24 +101,6 @@ function answerEarly(
   res.end(body, close ? () => req.socket.destroySoon?.() : undefined);
 }
 
-const headerValue = <T>(value: T | T[] | undefined): T | undefined =>
-  Array.isArray(value) ? value[0] : value;
-
-/** Removes `name` from headers passed to writeHead (an object, or a flat [name, value, …] array). */
-type HeadersArgument = OutgoingHttpHeaders | unknown[] | undefined;
-
-function stripFromArgument(headers: HeadersArgument, name: string): void {
-  if (Array.isArray(headers)) {
-    for (let i = headers.length - 2; i >= 0; i -= 2) {
-      if (String(headers[i]).toLowerCase() === name) headers.splice(i, 2);
-    }
-    return;
-  }
-  if (headers && typeof headers === "object") {
-    for (const key of Object.keys(headers)) if (key.toLowerCase() === name) delete headers[key];
-  }
-}
-
 /**
  * What an anonymous answer is kept under: the Host and the URL as the request arrived. An answer may
  * name the host it was asked on (the monitoring config's tunnel, without APP_URL), so a request made
@@ -132,12 +110,21 @@ function anonymousKey(req: IncomingMessage): string {
   return `${req.headers.host ?? ""} ${req.url ?? "/"}`;
 }
 
-/** The largest 429 body the edge keeps to repeat as the app wrote it (an API error is ~300 bytes). */
-const MAX_VERBATIM_BYTES = 4096;
+/** The largest 429 body the edge keeps to repeat (an API error is ~300 bytes). */
+const MAX_REFUSAL_BYTES = 4096;
+
+/** Whole seconds of a delta-seconds directive (`max-age=10`), or 0. */
+function seconds(value: string | true | undefined): number {
+  const parsed = typeof value === "string" && /^\d{1,9}$/.test(value) ? Number(value) : 0;
+  return parsed;
+}
 
 /**
- * Watches the app's answer to `req`: strips the private marker headers, and records a marked 429
- * in `refusals` and a marked anonymous answer in `anonymous`.
+ * Watches the app's answer to `req` and keeps what its Cache-Control lets a cache repeat: a 429
+ * marked `private, max-age=N` in `refusals` for this client (the app marks only refusals that depend
+ * on the client, method, path and credentials alone), and a 200 to a credential-less GET marked
+ * `public, s-maxage=N` in `anonymous`. Encoded bodies fit only clients that accept that coding:
+ * they are not kept.
  */
 function watchAnswer(
   req: IncomingMessage,
@@ -145,70 +132,44 @@ function watchAnswer(
   client: string,
   { refusals, anonymous }: EdgeMemory,
 ): void {
-  const url = req.url ?? "/";
   const key = anonymousKey(req);
-  // As the request arrived (Next.js may rewrite req.url); the key is only computed for a marked 429.
-  const arrived = {
+  // As the request arrived (Next.js may rewrite req.url).
+  const refusedKey = refusalKey({
     method: req.method,
-    url,
+    url: req.url ?? "/",
     headers: { authorization: req.headers.authorization, cookie: req.headers.cookie },
-  };
+  });
   const anonymousRead = isAnonymousRead(req);
+  // The body is collected from the start (an answer may be written before its head: `res.end(body)`
+  // with no writeHead call), and kept only when the head said so.
+  let keep: ((body: Buffer) => void) | undefined;
+  captureBody(res, Math.max(MAX_REFUSAL_BYTES, anonymous.maxBytes), (body) => keep?.(body));
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
     res.writeHead = writeHead;
-    const last = rest[rest.length - 1];
-    const argHeaders =
-      typeof last === "object" && last !== null ? (last as OutgoingHttpHeaders | unknown[]) : undefined;
-    const fromArg = (name: string): unknown => {
-      if (Array.isArray(argHeaders)) {
-        for (let i = 0; i < argHeaders.length; i += 2) {
-          if (String(argHeaders[i]).toLowerCase() === name) return argHeaders[i + 1];
-        }
-        return undefined;
-      }
-      if (!argHeaders) return undefined;
-      const found = Object.keys(argHeaders).find((k) => k.toLowerCase() === name);
-      return found === undefined ? undefined : argHeaders[found];
-    };
-    const refusal = headerValue(res.getHeader(EDGE_REFUSAL_HEADER) ?? fromArg(EDGE_REFUSAL_HEADER));
-    const verbatim = headerValue(
-      res.getHeader(EDGE_REFUSAL_VERBATIM_HEADER) ?? fromArg(EDGE_REFUSAL_VERBATIM_HEADER),
-    );
-    const marked = headerValue(res.getHeader(EDGE_ANONYMOUS_HEADER) ?? fromArg(EDGE_ANONYMOUS_HEADER));
-    for (const name of [EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER, EDGE_ANONYMOUS_HEADER]) {
-      res.removeHeader(name);
-      stripFromArgument(argHeaders, name);
-    }
-    const answerHeaders = (): OutgoingHttpHeaders => {
+    if (statusCode === 429 || (statusCode === 200 && anonymousRead)) {
+      const last = rest[rest.length - 1];
       const headers: OutgoingHttpHeaders = { ...res.getHeaders() };
-      if (argHeaders && !Array.isArray(argHeaders)) {
-        for (const [name, value] of Object.entries(argHeaders)) headers[name.toLowerCase()] = value;
+      if (Array.isArray(last)) {
+        for (let i = 0; i + 1 < last.length; i += 2) headers[String(last[i]).toLowerCase()] = last[i + 1];
+      } else if (typeof last === "object" && last !== null) {
+        for (const [name, value] of Object.entries(last)) headers[name.toLowerCase()] = value;
       }
-      return headers;
-    };
-    if (refusal !== undefined && statusCode === 429) {
-      const header = (name: string) =>
-        headerValue(res.getHeader(name) ?? (fromArg(name) as string | undefined));
-      const retryAfter = Number(header("retry-after"));
-      const refusedKey = refusalKey(arrived);
-      const headers = verbatim === "1" ? answerHeaders() : undefined;
-      if (!headers) {
-        refusals.remember(client, refusedKey, Number(refusal), retryAfter, undefined, {
-          limit: header("ratelimit-limit"),
-          policy: header("ratelimit-policy"),
-        });
-      } else if (headers["content-encoding"] === undefined) {
-        // Kept once the app's body is written; until then the app answers this client itself. (An
-        // encoded body fits only clients that accept that encoding: such an answer is not kept.)
-        captureBody(res, MAX_VERBATIM_BYTES, (body) =>
-          refusals.remember(client, refusedKey, Number(refusal), retryAfter, { headers, body }),
-        );
+      const directives = cacheDirectives(headers["cache-control"]);
+      if (headers["content-encoding"] === undefined && headers["set-cookie"] === undefined) {
+        const maxAge = seconds(directives.get("max-age"));
+        if (statusCode === 429 && directives.has("private") && maxAge > 0) {
+          keep = (body) => {
+            if (body.length > MAX_REFUSAL_BYTES) return;
+            const retryAfter = Number(headers["retry-after"]);
+            refusals.remember(client, refusedKey, maxAge * 1000, retryAfter, { headers, body });
+          };
+        }
+        const sharedMaxAge = seconds(directives.get("s-maxage"));
+        if (statusCode === 200 && directives.has("public") && sharedMaxAge > 0) {
+          keep = (body) => anonymous.set(key, statusCode, headers, body, sharedMaxAge * 1000);
+        }
       }
-    }
-    if (marked === "1" && anonymousRead && statusCode === 200) {
-      const headers = answerHeaders();
-      captureBody(res, anonymous.maxBytes, (body) => anonymous.set(key, statusCode, headers, body));
     }
     return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
   } as ServerResponse["writeHead"];
@@ -302,33 +263,13 @@ export function createEdgeHandler(
       return;
     }
     if (bypassesGate(req.url)) {
-      if (staticAssets?.answer(req, res)) return;
-      handle(req, res);
+      if (staticAssets) staticAssets.serve(req, res, () => handle(req, res));
+      else handle(req, res);
       return;
     }
     const refused = memory.refusals.refusal(client, req);
     if (refused?.answer) {
       answerEarly(req, res, 429, withSecurityHeaders(refused.answer.headers), refused.answer.body);
-      return;
-    }
-    if (refused) {
-      const { retryAfter } = refused;
-      const body = JSON.stringify({
-        error: { code: "rate_limited", message: `Too many requests. Try again in ${retryAfter} s.` },
-      });
-      answerEarly(
-        req,
-        res,
-        429,
-        {
-          ...SECURITY_HEADERS,
-          "content-type": "application/json",
-          "cache-control": "no-store",
-          "retry-after": String(retryAfter),
-          ...rateLimitHeaders(retryAfter, refused.rateLimit),
-        },
-        body,
-      );
       return;
     }
     const stored = isAnonymousRead(req) ? memory.anonymous.get(anonymousKey(req)) : undefined;

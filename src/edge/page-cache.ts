@@ -18,14 +18,22 @@
  * gzip's 32 KB window leaves 67 KB, since the page carries its article twice, as HTML and in the RSC
  * payload), at a cheap quality for the per-version pages, whose number a client can drive up.
  */
+import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { brotliCompress, gzipSync, constants as zlib } from "node:zlib";
+import fresh from "fresh";
+import { LRUCache } from "lru-cache";
 import type { Sql } from "postgres";
+import { chooseEncoding } from "./encoding";
 
 export type CachedRoute = { path: string; params: string[]; prerendered?: boolean };
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type Entry = {
   version: number | string;
+  /** When it was stored (ms since the epoch), for the `Age` of answers given from it. */
+  storedAt: number;
+  /** A strong validator of the page (its uncompressed bytes), for If-None-Match. */
+  etag: string;
   headers: OutgoingHttpHeaders;
   body: Buffer;
   gzip: Buffer;
@@ -35,11 +43,11 @@ type Entry = {
 export interface PageCache {
   wrap(handle: Handler): Handler;
   stats: { hits: number; misses: number; stored: number };
-  entries: Map<string, Entry>;
+  entries: LRUCache<string, Entry>;
 }
 
 const DROPPED = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
-// Client-router and action requests, ranges and revalidations (Next.js answers 304 itself) pass by.
+// Client-router and action requests and ranges pass by (revalidations are answered from the cache).
 const ROUTER_HEADERS = [
   "rsc",
   "next-router-state-tree",
@@ -48,8 +56,6 @@ const ROUTER_HEADERS = [
   "next-url",
   "next-action",
   "range",
-  "if-none-match",
-  "if-modified-since",
 ];
 
 /** `versionMarker(7)` is what a page writes into its HTML to say it rendered at version 7. */
@@ -86,23 +92,6 @@ export function cacheKey(
 
 const PRERENDERED = "prerendered";
 
-/**
- * The content codings an `Accept-Encoding` header accepts (RFC 9110 §12.5.3): `br` and `gzip`
- * when listed, or covered by `*`, with a weight above 0.
- */
-export function acceptedEncodings(header: string | string[] | undefined): { br: boolean; gzip: boolean } {
-  const weights = new Map<string, number>();
-  for (const part of String(header ?? "").split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights.set(name, Number.isFinite(weight) ? weight : 0);
-  }
-  const accepts = (coding: string) => (weights.get(coding) ?? weights.get("*") ?? 0) > 0;
-  return { br: accepts("br"), gzip: accepts("gzip") };
-}
-
 // Brotli quality per kind of entry: 11 costs ~300 ms of a pool thread for /docs, 6 about 5 ms.
 const BROTLI_QUALITY = { prerendered: 11, versioned: 6 };
 
@@ -113,36 +102,44 @@ const BROTLI_QUALITY = { prerendered: 11, versioned: 6 };
 export function createPageCache({
   routes,
   readVersion,
-  maxEntries = 64,
+  maxBytes = 32 * 1024 * 1024,
+  now = Date.now,
 }: {
   routes: CachedRoute[];
   readVersion: () => Promise<number>;
-  maxEntries?: number;
+  /** The most bytes all entries may hold together (each counted with its compressed copies). */
+  maxBytes?: number;
+  now?: () => number;
 }): PageCache {
-  const entries = new Map<string, Entry>();
+  const entries = new LRUCache<string, Entry>({
+    maxSize: maxBytes,
+    // Brotli arrives later: an entry is counted as if it were as large as its gzip copy again.
+    sizeCalculation: (entry) => entry.body.length + 2 * entry.gzip.length,
+  });
   const stats = { hits: 0, misses: 0, stored: 0 };
 
   function remember(key: string, entry: Entry) {
-    entries.delete(key);
     entries.set(key, entry);
-    for (const oldest of entries.keys()) {
-      if (entries.size <= maxEntries) break;
-      entries.delete(oldest);
-    }
     stats.stored++;
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, entry: Entry) {
-    const accepted = acceptedEncodings(req.headers["accept-encoding"]);
-    const coding = accepted.br && entry.br ? "br" : accepted.gzip ? "gzip" : undefined;
-    const body = (coding === undefined ? undefined : entry[coding]) ?? entry.body;
+    const age = String(Math.max(0, Math.floor((now() - entry.storedAt) / 1000)));
+    if (fresh(req.headers, { etag: entry.etag })) {
+      res.writeHead(304, { ...entry.headers, etag: entry.etag, age });
+      res.end();
+      return;
+    }
+    const coding = chooseEncoding(req, entry.br ? ["br", "gzip"] : ["gzip"]);
+    const body = coding === "br" && entry.br ? entry.br : coding === "gzip" ? entry.gzip : entry.body;
     res.writeHead(200, {
       ...entry.headers,
-      "x-abacus-cache": "hit",
-      ...(coding ? { "content-encoding": coding } : {}),
+      etag: entry.etag,
+      age,
+      ...(coding === "br" || coding === "gzip" ? { "content-encoding": coding } : {}),
       "content-length": body.length,
     });
-    res.end(body);
+    res.end(req.method === "HEAD" ? undefined : body);
   }
 
   /** Adds the Brotli body to `entry` when it is made (unless the entry was replaced meanwhile). */
@@ -195,9 +192,11 @@ export function createPageCache({
             if (!DROPPED.has(name) && name !== "content-encoding") kept[name] = value;
           }
           const vary = String(kept.vary ?? "");
+          delete kept.etag;
           if (!/accept-encoding/i.test(vary))
             kept.vary = vary ? `${vary}, Accept-Encoding` : "Accept-Encoding";
-          const entry = { version, headers: kept, body, gzip: gzipSync(body) };
+          const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+          const entry: Entry = { version, storedAt: now(), etag, headers: kept, body, gzip: gzipSync(body) };
           remember(key, entry);
           addBrotli(entry, BROTLI_QUALITY[version === PRERENDERED ? "prerendered" : "versioned"]);
         }

@@ -1,11 +1,7 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
-import {
-  EDGE_ANONYMOUS_HEADER,
-  EDGE_REFUSAL_HEADER,
-  EDGE_REFUSAL_VERBATIM_HEADER,
-} from "@/core/http/edge-contract";
+import { ANONYMOUS_CACHE_CONTROL, ANONYMOUS_VARY, refusalCacheControl } from "@/core/http/edge-contract";
 import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
@@ -36,16 +32,17 @@ function clientAddress(request: Request): string {
 }
 
 /**
- * 429 for a refusal keyed on the client's address alone. It also tells the custom server's edge how
- * long the refusal holds (scripts/edge.mjs strips the header), so that client's same request is
- * answered there, without Next.js, until then: a flood of refused requests costs almost nothing.
+ * 429 for a refusal keyed on the client's address alone. Its Cache-Control tells the server in front
+ * of Next.js (src/edge) how long the refusal holds, so that client's same request is answered there,
+ * without Next.js, until then: a flood of refused requests costs almost nothing. The message states
+ * no time (the edge repeats it as it is); Retry-After does.
  */
 export function tooManyRequests(
   decision: Extract<RateLimitDecision, { allowed: false }>,
   rule?: { limit: number; windowSeconds: number },
 ): Response {
   const { retryAfterSeconds, holdsForMs } = decision;
-  const response = apiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`);
+  const response = apiError(429, "rate_limited", "Too many requests. Try again after Retry-After seconds.");
   response.headers.set("Retry-After", String(retryAfterSeconds));
   // The same RateLimit-* fields a keyed call's refusal carries (the edge repeats Limit and Policy).
   if (rule) {
@@ -54,7 +51,7 @@ export function tooManyRequests(
     response.headers.set("RateLimit-Reset", String(retryAfterSeconds));
     response.headers.set("RateLimit-Policy", `${rule.limit};w=${rule.windowSeconds}`);
   }
-  if (holdsForMs > 0) response.headers.set(EDGE_REFUSAL_HEADER, String(holdsForMs));
+  response.headers.set("Cache-Control", refusalCacheControl(holdsForMs));
   return response;
 }
 
@@ -69,9 +66,10 @@ export async function limitAnonymousApi(request: Request): Promise<Response | nu
 
 /**
  * Marks `response` as the answer every credential-less GET of this URL gets, when `request` was one
- * (no Cookie, no Authorization header) and the answer sets no cookie: the custom server's edge then
- * repeats it for a while without Next.js (scripts/edge.mjs), e.g. "nobody is signed in" to a flood
- * of anonymous session reads. Any other request or answer is returned unmarked.
+ * (no Cookie, no Authorization header) and the answer sets no cookie, by a shared-cache lifetime
+ * (`s-maxage`, varying on the credentials): the server in front of Next.js (src/edge) then repeats
+ * it for a while without Next.js, e.g. "nobody is signed in" to a flood of anonymous session reads.
+ * Any other request or answer is returned unmarked.
  */
 export function anonymousAnswer(request: Request, response: Response): Response {
   const anonymous =
@@ -80,7 +78,10 @@ export function anonymousAnswer(request: Request, response: Response): Response 
     !request.headers.has("authorization") &&
     response.status === 200 &&
     !response.headers.has("set-cookie");
-  if (anonymous) response.headers.set(EDGE_ANONYMOUS_HEADER, "1");
+  if (anonymous) {
+    response.headers.set("Cache-Control", ANONYMOUS_CACHE_CONTROL);
+    response.headers.append("Vary", ANONYMOUS_VARY);
+  }
   return response;
 }
 
@@ -223,10 +224,8 @@ export async function guardApi(request: Request): Promise<{ response: Response }
     // A key's refusal depends on the key alone (the Authorization header): the edge repeats this
     // very answer (code, message and RateLimit headers; the message states no time) to the same
     // client's same request while it holds, without Next.js.
-    if (decision.status === 429 && decision.holdsForMs > 0) {
-      response.headers.set(EDGE_REFUSAL_HEADER, String(decision.holdsForMs));
-      response.headers.set(EDGE_REFUSAL_VERBATIM_HEADER, "1");
-    }
+    if (decision.status === 429)
+      response.headers.set("Cache-Control", refusalCacheControl(decision.holdsForMs));
     return { response };
   }
   return { caller: { organizationId: decision.organizationId, headers: decision.headers } };

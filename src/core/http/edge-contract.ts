@@ -4,8 +4,8 @@
  * - every endpoint's request-body cap (`BODY_CAPS`, `bodyCapFor`): the edge answers 413 to a
  *   declared Content-Length above the route's cap before Next.js runs; the route handler still
  *   counts the bytes it reads (a missing or lying Content-Length cannot get past it);
- * - the private response headers by which the app tells the edge what it may answer alone next
- *   time (`EDGE_REFUSAL_HEADER`, `EDGE_ANONYMOUS_HEADER`); the edge strips them from every response.
+ * - the standard Cache-Control by which the app tells the edge (a cache in front of it) what it may
+ *   answer alone next time (`refusalCacheControl`, `ANONYMOUS_CACHE_CONTROL`).
  */
 
 const KIB = 1024;
@@ -57,31 +57,32 @@ export function bodyCapFor(pathname: string): number {
   return MAX_REQUEST_BYTES;
 }
 
-/**
- * Set by the app on a 429 whose refusal depends only on the client's address, the method, the path
- * and the request's credentials (Authorization, Cookie), never on its body or query: the number of
- * milliseconds the refusal is certain to hold (the database is the source of truth; this is how
- * long it has said no). The edge then answers that client's same request 429 itself until then.
- */
-export const EDGE_REFUSAL_HEADER = "x-abacus-edge-refusal";
-
-/**
- * Set by the app (value "1") beside EDGE_REFUSAL_HEADER when the edge is to repeat that 429 as the
- * app wrote it (its body and headers, e.g. an API key's `quota_exceeded` and RateLimit-* headers),
- * with only Retry-After and RateLimit-Reset counted down. Only for an answer whose body states no
- * time; without it the edge repeats a generic `rate_limited` answer.
- */
-export const EDGE_REFUSAL_VERBATIM_HEADER = "x-abacus-edge-verbatim";
-
 /** The longest the edge (and the app's own memory of a refusal) repeats a refusal before asking again. */
 export const EDGE_REFUSAL_MAX_HOLD_MS = 10_000;
 
 /**
- * Set by the app (value "1") on the answer to a GET that carried no Cookie and no Authorization
- * header, when that answer is the same for every such request (e.g. "nobody is signed in"). The edge
- * keeps it and gives it to the next credential-less GET of the same URL for a while, without Next.js.
+ * Cache-Control of a 429 whose refusal depends only on the client's address, the method, the path
+ * and the request's credentials (Authorization, Cookie), never on its body or query, and which the
+ * database says holds for `holdsForMs` more (at most EDGE_REFUSAL_MAX_HOLD_MS): `private` (a cache
+ * for this client alone: the edge keeps it per client and credentials) for the whole seconds it
+ * holds. The edge then repeats that answer to that client's same request, with an `Age` and its
+ * Retry-After counted down, so its body must state no time. Under a second: `no-store`, as every API
+ * error.
  */
-export const EDGE_ANONYMOUS_HEADER = "x-abacus-edge-anonymous";
+export function refusalCacheControl(holdsForMs: number): string {
+  const seconds = Math.floor(Math.min(holdsForMs, EDGE_REFUSAL_MAX_HOLD_MS) / 1000);
+  return seconds > 0 ? `private, max-age=${seconds}` : "no-store";
+}
 
 /** How long the edge keeps an anonymous answer before asking the app again. */
 export const EDGE_ANONYMOUS_TTL_MS = 60_000;
+
+/**
+ * Cache-Control of the answer to a GET that carried no Cookie and no Authorization header, when that
+ * answer is the same for every such request (e.g. "nobody is signed in"): a shared cache (the edge)
+ * may give it to the next credential-less GET of the same URL for a while, without Next.js; a
+ * browser must ask again (max-age=0). Sent with ANONYMOUS_VARY, so that no cache gives it to a
+ * request with credentials.
+ */
+export const ANONYMOUS_CACHE_CONTROL = `public, max-age=0, s-maxage=${EDGE_ANONYMOUS_TTL_MS / 1000}`;
+export const ANONYMOUS_VARY = "Cookie, Authorization";

@@ -190,6 +190,9 @@ export async function toApiErrorShape(response: Response): Promise<Response> {
     if (name === "set-cookie" || name === "retry-after" || name.startsWith("x-"))
       shaped.headers.append(name, value);
   }
+  // A refusal the server in front of Next.js may repeat says so in its Cache-Control (`private`).
+  const cacheControl = response.headers.get("cache-control");
+  if (cacheControl?.startsWith("private, max-age=")) shaped.headers.set("cache-control", cacheControl);
   return shaped;
 }
 
