@@ -11,7 +11,11 @@
  */
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
-import { EDGE_ANONYMOUS_TTL_MS, EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract";
+import {
+  EDGE_ANONYMOUS_TTL_MS,
+  EDGE_REFUSAL_MAX_HOLD_MS,
+  isCredentialLessRead,
+} from "@/core/http/edge-contract";
 import { pathOf } from "./request-guard";
 
 /** The longest a refusal is repeated without asking the app (and so PostgreSQL) again. */
@@ -68,7 +72,11 @@ export function refusalKey(req: RequestLike): string {
 
 /** A GET with no credentials at all: the only requests an anonymous answer is given to. */
 export function isAnonymousRead(req: RequestLike): boolean {
-  return req.method === "GET" && !req.headers.cookie && !req.headers.authorization;
+  return isCredentialLessRead({
+    method: req.method,
+    hasCookie: Boolean(req.headers.cookie),
+    hasAuthorization: Boolean(req.headers.authorization),
+  });
 }
 
 export type RateLimitInfo = { limit?: string; policy?: string };

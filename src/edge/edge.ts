@@ -22,6 +22,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { Socket } from "node:net";
+import { CLIENT_ADDRESS_HEADER } from "@/core/http/edge-contract";
 import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
 import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
@@ -230,13 +231,13 @@ export function createEdgeHandler(
   const gate = new ClientGate({ maxActive: clientMaxActive, maxQueued: clientMaxQueued });
   const memory: EdgeMemory = { refusals: new RefusalMemory(), anonymous: new AnonymousAnswers() };
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const forwarded = req.headers["x-forwarded-for"];
+    const forwarded = req.headers[CLIENT_ADDRESS_HEADER];
     const client = clientAddress(
       req.socket.remoteAddress,
       trustProxy > 0 ? (Array.isArray(forwarded) ? forwarded.join(",") : forwarded) : undefined,
       trustProxy,
     );
-    req.headers["x-forwarded-for"] = client;
+    req.headers[CLIENT_ADDRESS_HEADER] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
     // Every decision below, and Next.js's routing, on one form of the path.

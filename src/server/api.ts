@@ -1,7 +1,14 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
-import { ANONYMOUS_CACHE_CONTROL, ANONYMOUS_VARY, refusalCacheControl } from "@/core/http/edge-contract";
+import {
+  ANONYMOUS_CACHE_CONTROL,
+  ANONYMOUS_VARY,
+  CLIENT_ADDRESS_HEADER,
+  isCredentialLessRead,
+  pinnedClientAddress,
+  refusalCacheControl,
+} from "@/core/http/edge-contract";
 import { bearerOf, consumeKeyedCall } from "./api-keys";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
@@ -28,7 +35,7 @@ export const ANONYMOUS_API_LIMIT = { limit: 60, windowSeconds: 60 };
 export const INVALID_KEY_LIMIT = { bucket: "api-invalid-key", limit: 20, windowSeconds: 60 };
 
 function clientAddress(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  return pinnedClientAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
 }
 
 /**
@@ -73,9 +80,11 @@ export async function limitAnonymousApi(request: Request): Promise<Response | nu
  */
 export function anonymousAnswer(request: Request, response: Response): Response {
   const anonymous =
-    request.method === "GET" &&
-    !request.headers.has("cookie") &&
-    !request.headers.has("authorization") &&
+    isCredentialLessRead({
+      method: request.method,
+      hasCookie: request.headers.has("cookie"),
+      hasAuthorization: request.headers.has("authorization"),
+    }) &&
     response.status === 200 &&
     !response.headers.has("set-cookie");
   if (anonymous) {

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { headers } from "next/headers";
+import { CLIENT_ADDRESS_HEADER, pinnedClientAddress } from "@/core/http/edge-contract";
 import { getSecrets } from "./secrets";
 
 /**
@@ -9,8 +10,7 @@ import { getSecrets } from "./secrets";
  * sent, so the value here cannot be chosen by the client.
  */
 export async function clientAddress(): Promise<string> {
-  const forwarded = (await headers()).get("x-forwarded-for") ?? "";
-  return forwarded.split(",")[0]?.trim() || "unknown";
+  return pinnedClientAddress((await headers()).get(CLIENT_ADDRESS_HEADER));
 }
 
 /** A keyed hash of the client's address, so rate limits never store the address itself. */

@@ -86,3 +86,26 @@ export const EDGE_ANONYMOUS_TTL_MS = 60_000;
  */
 export const ANONYMOUS_CACHE_CONTROL = `public, max-age=0, s-maxage=${EDGE_ANONYMOUS_TTL_MS / 1000}`;
 export const ANONYMOUS_VARY = "Cookie, Authorization";
+
+/**
+ * The request header the edge writes the client's address into: one address (from the socket, or
+ * the trusted part of the proxies' chain), replacing whatever the client sent.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-forwarded-for";
+
+/** The client's address from CLIENT_ADDRESS_HEADER as the edge pinned it ("unknown" without one). */
+export function pinnedClientAddress(value: string | null | undefined): string {
+  return value?.split(",")[0]?.trim() || "unknown";
+}
+
+/**
+ * A read whose answer may be the same for every client: a GET with no Cookie and no Authorization
+ * header. Only such requests get (edge) or give (app) an answer marked ANONYMOUS_CACHE_CONTROL.
+ */
+export function isCredentialLessRead(request: {
+  method?: string;
+  hasCookie: boolean;
+  hasAuthorization: boolean;
+}): boolean {
+  return request.method === "GET" && !request.hasCookie && !request.hasAuthorization;
+}

@@ -4,7 +4,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { and, count, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { accountDelaySeconds, LOCKOUT_WINDOW_SECONDS, waitPhrase } from "@/core/auth/lockout";
-import { refusalCacheControl } from "@/core/http/edge-contract";
+import { CLIENT_ADDRESS_HEADER, pinnedClientAddress, refusalCacheControl } from "@/core/http/edge-contract";
 import { hashClient } from "../client-identity";
 import type { Db } from "../db/client";
 import { member, rateLimitEvents, securityEvents } from "../db/schema";
@@ -17,7 +17,7 @@ export const DEVICE_COOKIE = "abacus_device";
 const DEVICE_COOKIE_MAX_AGE = 60 * 60 * 24 * 400;
 
 export function clientOf(headers: Headers | undefined): string {
-  return hashClient(headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown");
+  return hashClient(pinnedClientAddress(headers?.get(CLIENT_ADDRESS_HEADER)));
 }
 
 const accountKey = (email: string) => `email:${email.trim().toLowerCase()}`;
