@@ -91,6 +91,21 @@ module.exports = {
       to: { path: "^src/app/" },
     },
     {
+      name: "edge-imports-only-core-and-env-schema",
+      comment:
+        "src/edge is the HTTP server in front of Next.js, bundled on its own: it may use src/core, the configuration schema and libraries, never the app's server modules (which assume Next.js), features, components or routes.",
+      severity: "error",
+      from: { path: "^src/edge/", pathNot: "\\.test\\.tsx?$" },
+      to: { path: "^src/", pathNot: ["^src/edge/", "^src/core/", "^src/server/env-schema\\.ts$"] },
+    },
+    {
+      name: "nothing-imports-edge",
+      comment: "The app never imports the HTTP server in front of it; only the server's own tests do.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/edge/" },
+      to: { path: "^src/edge/" },
+    },
+    {
       name: "no-circular",
       comment: "Folders must not depend on each other in a loop.",
       severity: "error",

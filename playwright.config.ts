@@ -1,11 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumLaunchOptions } from "./scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "./scripts/dev/chromium.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
 
 // Run through `npm run test:e2e`: it builds the app, starts a fresh embedded PostgreSQL (or uses
-// DATABASE_URL), migrates it and then runs this against `node server.mjs` (the production server).
+// DATABASE_URL), migrates it and then runs this against `node dist/server.mjs` (the production server).
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -21,7 +21,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "node server.mjs",
+    command: "node scripts/build/server.mjs && node dist/server.mjs",
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

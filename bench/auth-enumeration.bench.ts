@@ -3,7 +3,7 @@
  * PostgreSQL, the median time of each account endpoint for an address that exists and one that
  * does not, alternating the two so load affects both alike:
  *
- *   node scripts/run-with-db.mjs --data .test-data/bench --fresh --migrate \
+ *   node scripts/db/run-with-db.mjs --data .test-data/bench --fresh --migrate \
  *     npx tsx --conditions=react-server bench/auth-enumeration.bench.ts
  *
  * (`--conditions=react-server` makes `server-only` importable outside Next.js.) The answers
@@ -29,7 +29,7 @@ const { createMailer } = await import("../src/server/mail/outbox");
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const origin = "http://localhost:3999";
 const url = process.env.DATABASE_URL;
-if (!url) throw new Error("run through scripts/run-with-db.mjs (DATABASE_URL is not set)");
+if (!url) throw new Error("run through scripts/db/run-with-db.mjs (DATABASE_URL is not set)");
 const sql = postgres(url, { max: 5, onnotice: () => {} });
 const db = drizzle(sql, { schema });
 // Mail is written after each answer (auth.ts, backgroundTasks); the bench waits for it between

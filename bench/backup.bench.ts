@@ -1,7 +1,7 @@
 // Backup size and time, verification time and restore time for a realistic workload, and how many
 // writes the instance committed while the backup ran (it must keep serving).
 //
-//   node scripts/run-with-db.mjs --data .test-data/backup-bench --fresh --migrate \
+//   node scripts/db/run-with-db.mjs --data .test-data/backup-bench --fresh --migrate \
 //     npx tsx bench/backup.bench.ts [--orgs 1000]
 //
 // Per organization: 3 users with an account and a session, 3 memberships, a subscription, 5 paid
@@ -21,7 +21,7 @@ import { restoreBackup } from "../src/server/backup/restore";
 const flag = process.argv.indexOf("--orgs");
 const orgs = Math.min(20_000, Math.max(10, Number(flag > 0 ? process.argv[flag + 1] : 1000)));
 const url = process.env.DATABASE_URL;
-if (!url) throw new Error("run through scripts/run-with-db.mjs");
+if (!url) throw new Error("run through scripts/db/run-with-db.mjs");
 
 const pem = generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
 const { signer } = signerOf(pem);

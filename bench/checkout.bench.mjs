@@ -1,12 +1,12 @@
 // Time from pressing "Pay" to the receipt page, with the approving test card (4242 4242 4242 4242),
 // in the system Chromium against a running production server with the demo data seeded:
 //
-//   PORT=3305 node scripts/run-with-db.mjs --data .test-data/bench --fresh --migrate --seed node server.mjs &
+//   PORT=3305 node scripts/db/run-with-db.mjs --data .test-data/bench --fresh --migrate --seed node dist/server.mjs &
 //   node bench/checkout.bench.mjs http://localhost:3305 [runs]
 //
 // Each run signs up a new owner (a fresh organization, so no run finds its plan already active).
 import { chromium } from "@playwright/test";
-import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "../scripts/dev/chromium.mjs";
 
 const [base = "http://localhost:3000", runsArg = "5"] = process.argv.slice(2);
 const runs = Number(runsArg);

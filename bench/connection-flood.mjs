@@ -6,8 +6,8 @@
 // 10 s), page loads that succeeded or failed, and how many of the flood's connections the server
 // held. Target: health p99 < 200 ms, no failed check, every page load succeeds.
 //
-//   npx next build && node scripts/precompress-static.mjs
-//   PORT=3311 node scripts/run-with-db.mjs --data .test-data/connflood --fresh --migrate --seed node server.mjs &
+//   npx next build && node scripts/build/precompress-static.mjs
+//   PORT=3311 node scripts/db/run-with-db.mjs --data .test-data/connflood --fresh --migrate --seed node dist/server.mjs &
 //   node bench/connection-flood.mjs --url http://127.0.0.1:3311 [--connections 24000] [--seconds 20]
 //
 // The flood comes from one address (--from, 127.0.0.3 by default: all of 127/8 is loopback on
@@ -18,7 +18,7 @@
 // keeps trying to hold its count; off by default). --connect-timeout-ms: how long a connection may
 // take to be accepted before the child gives up on it (5 s).
 // The database pool's share of file descriptors shows best with a lower open-file limit for the
-// server (a process may lower its own): `(ulimit -n 4096; PORT=3311 node scripts/run-with-db.mjs …)`
+// server (a process may lower its own): `(ulimit -n 4096; PORT=3311 node scripts/db/run-with-db.mjs …)`
 // and `--connections 6000`. The flooding processes run at the lowest CPU
 // priority (nice 19): a real attacker's CPU is not the server's. Loopback only; everything stops by
 // itself.

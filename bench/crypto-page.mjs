@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
-import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "../scripts/dev/chromium.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,7 +38,15 @@ const port = await new Promise((resolve) => {
 const base = `http://localhost:${port}`;
 const server = spawn(
   "node",
-  ["scripts/run-with-db.mjs", "--data", ".test-data/bench", "--fresh", "--migrate", "node", "server.mjs"],
+  [
+    "scripts/db/run-with-db.mjs",
+    "--data",
+    ".test-data/bench",
+    "--fresh",
+    "--migrate",
+    "node",
+    "dist/server.mjs",
+  ],
   { env: { ...process.env, PORT: String(port), NODE_ENV: "production" }, stdio: "ignore", detached: true },
 );
 const tmp = mkdtempSync(path.join(tmpdir(), "abacus-bench-"));

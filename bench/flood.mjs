@@ -5,7 +5,7 @@
 // 64 MB of memory. Loopback only; every phase stops by itself.
 //
 //   npx next build
-//   PORT=3304 node scripts/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node server.mjs &
+//   PORT=3304 node scripts/db/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node dist/server.mjs &
 //   node bench/flood.mjs --url http://127.0.0.1:3304 [--seconds 5] [--connections 10] [--only rates,calc]
 //
 // Prints one line per endpoint and a verdict, and exits 1 when any phase breaks the health budget or
@@ -125,10 +125,15 @@ const targets = [
   },
   { name: "auth-get-session", method: "GET", path: "/api/auth/get-session" },
   {
-    name: "auth-update-1mb",
+    // A 1 MB body on an auth endpoint (update-user is server-only now): refused by its cap.
+    name: "auth-sign-up-1mb",
     method: "POST",
-    path: "/api/auth/update-user",
-    body: json({ name: "n".repeat(1024 * 1024) }),
+    path: "/api/auth/sign-up/email",
+    body: json({
+      name: "n".repeat(1024 * 1024),
+      email: "flood@abacus.local",
+      password: "a-long-passphrase-9",
+    }),
   },
 ];
 

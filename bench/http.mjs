@@ -6,7 +6,7 @@
 //
 // Builds (once, cached in bench/.blank-next) and starts a blank Next.js app (one static page, one
 // GET and one POST route handler) beside an Abacus production build started the README's way
-// (run-with-db.mjs --migrate --seed node server.mjs, on its own embedded PostgreSQL in
+// (run-with-db.mjs --migrate --seed node dist/server.mjs, on its own embedded PostgreSQL in
 // .test-data/bench). Both listen on loopback only. Every Abacus request is measured right after its
 // blank counterpart (autocannon, same connections and duration), so the ratio compares two numbers
 // taken under the same machine load. Everything started is stopped at the end (also on Ctrl-C).

@@ -4,8 +4,8 @@
  * enrolment on an unconfirmed account, and get-full-organization clearing the active organization.
  * It reads the outbox (the instance's mail) from the same database:
  *
- *   node scripts/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed \
- *     sh -c 'PORT=3322 APP_URL=http://localhost:3322 node server.mjs & sleep 20; \
+ *   node scripts/db/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed \
+ *     sh -c 'PORT=3322 APP_URL=http://localhost:3322 node dist/server.mjs & sleep 20; \
  *            node bench/identity-probe.mjs http://localhost:3322; kill %1'
  *
  * Prints one line per finding: what the instance did.

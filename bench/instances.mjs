@@ -5,7 +5,7 @@
 //   node bench/instances.mjs [--dist .next] [--keep-config]
 //
 // Everything listens on loopback: PostgreSQL (embedded, data in .test-data/instances), instance A and
-// instance B (`node server.mjs` through run-with-db.mjs, sharing one AUTH_SECRET and TRUST_PROXY=1),
+// instance B (`node dist/server.mjs` through run-with-db.mjs, sharing one AUTH_SECRET and TRUST_PROXY=1),
 // and Debian's nginx (`/usr/sbin/nginx`, its own config and temp folders in a temporary directory).
 // nginx adds an X-Abacus-Upstream header naming the instance that answered, so each journey can
 // check which instance did what. Exit status 0 when every journey passes. Stops everything it started.
@@ -31,7 +31,7 @@ import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "../scripts/dev/chromium.mjs";
 import {
   embeddedDatabaseUrl,
   ensureAbacusBuild,
@@ -336,7 +336,7 @@ async function main() {
   const proPrice = (text) => /data-testid="price-pro"[^>]*>([^<]*)</.exec(text)?.[1];
   const pricing = async (instance) => {
     const answer = await callOn(instance, "/pricing?currency=EUR");
-    return { price: proPrice(answer.text), cached: answer.response.headers.get("x-abacus-cache") === "hit" };
+    return { price: proPrice(answer.text), cached: answer.response.headers.has("age") };
   };
   const pageRate = usd === "2" ? "3" : "2";
   const setUsd = (rate) =>

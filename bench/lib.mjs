@@ -17,11 +17,11 @@ export const NEXT_VERSION = JSON.parse(
 
 /**
  * The flags `npm start` gives the server's node (package.json's start script ends with
- * `node [FLAGS] server.mjs`), so every script here starts Abacus exactly the README's way.
+ * `node [FLAGS] dist/server.mjs`), so every script here starts Abacus exactly the README's way.
  */
 export const START_NODE_FLAGS = (() => {
   const { start } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts;
-  const match = start.match(/\snode((?:\s+--\S+)*)\s+server\.mjs/);
+  const match = start.match(/\snode((?:\s+--\S+)*)\s+dist\/server\.mjs/);
   return match ? match[1].trim().split(/\s+/).filter(Boolean) : [];
 })();
 
@@ -138,7 +138,7 @@ export function ensureAbacusBuild(distDir = ".next") {
   });
   if (result.status !== 0) throw new Error("next build failed");
   // As `npm run build` does: the Brotli copies the server sends of the build's scripts and styles.
-  const copies = spawnSync(process.execPath, [path.join(ROOT, "scripts/precompress-static.mjs")], {
+  const copies = spawnSync(process.execPath, [path.join(ROOT, "scripts/build/precompress-static.mjs")], {
     cwd: ROOT,
     stdio: "inherit",
     env: { ...process.env, NEXT_DIST_DIR: distDir },
@@ -147,7 +147,7 @@ export function ensureAbacusBuild(distDir = ".next") {
 }
 
 /**
- * Starts Abacus the README's way (`npm start`: run-with-db.mjs --migrate --seed node server.mjs)
+ * Starts Abacus the README's way (`npm start`: run-with-db.mjs --migrate --seed node dist/server.mjs)
  * on its own embedded PostgreSQL in `dataDir`, on loopback.
  */
 /** The connection URL of the embedded PostgreSQL that run-with-db.mjs keeps in `dataDir` (running). */
@@ -155,6 +155,15 @@ export function embeddedDatabaseUrl(dataDir) {
   const state = JSON.parse(readFileSync(path.join(ROOT, dataDir, "postgres.json"), "utf8"));
   const port = readFileSync(path.join(ROOT, dataDir, "pg/postmaster.pid"), "utf8").split("\n")[3];
   return `postgres://${state.user}:${encodeURIComponent(state.password)}@127.0.0.1:${port}/${state.database}`;
+}
+
+/** Bundles the server (src/edge) into dist/server.mjs, as `npm start` does before it runs it. */
+function bundleServer() {
+  const result = spawnSync(process.execPath, [path.join(ROOT, "scripts/build/server.mjs")], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (result.status !== 0) throw new Error("bundling the server failed");
 }
 
 export function startAbacus({
@@ -168,10 +177,18 @@ export function startAbacus({
   name = "abacus",
 }) {
   const flags = ["--data", dataDir, ...(fresh ? ["--fresh"] : []), "--migrate", "--seed"];
+  bundleServer();
   return start(
     name,
     process.execPath,
-    ["scripts/run-with-db.mjs", ...flags, process.execPath, ...START_NODE_FLAGS, ...nodeArgs, "server.mjs"],
+    [
+      "scripts/db/run-with-db.mjs",
+      ...flags,
+      process.execPath,
+      ...START_NODE_FLAGS,
+      ...nodeArgs,
+      "dist/server.mjs",
+    ],
     {
       env: { PORT: String(port), HOST: "127.0.0.1", NEXT_DIST_DIR: distDir, NODE_ENV: "production", ...env },
       logFile,

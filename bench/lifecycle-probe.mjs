@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { chromium } from "@playwright/test";
 import postgres from "postgres";
-import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "../scripts/dev/chromium.mjs";
 import { parseArgs, raw } from "./lib/probe-kit.mjs";
 
 const args = parseArgs(process.argv.slice(2), { data: ".test-data/lifecycle" });
@@ -34,7 +34,7 @@ function freePort() {
 function start(name, port, extraArgs = [], env = {}) {
   const child = spawn(
     "node",
-    ["scripts/run-with-db.mjs", "--data", args.data, ...extraArgs, "node", "server.mjs"],
+    ["scripts/db/run-with-db.mjs", "--data", args.data, ...extraArgs, "node", "dist/server.mjs"],
     {
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -8,7 +8,7 @@
 //   Where the server allows it, that account is gone: run on a throwaway database.
 //
 //   ABACUS_E2E_PAGES=1 npx next build
-//   PORT=3304 node scripts/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node server.mjs &
+//   PORT=3304 node scripts/db/run-with-db.mjs --data .test-data/probe --fresh --migrate --seed node dist/server.mjs &
 //   node bench/low-findings-probe.mjs --url http://127.0.0.1:3304
 import { loopbackOnly, parseArgs, raw } from "./lib/probe-kit.mjs";
 

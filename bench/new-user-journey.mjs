@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright";
-import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
+import { chromiumLaunchOptions } from "../scripts/dev/chromium.mjs";
 
 const { values } = parseArgs({
   options: { dir: { type: "string", default: process.cwd() }, port: { type: "string", default: "3400" } },

@@ -65,14 +65,14 @@ const REQUESTS = [
   { method: "GET", path: "/no-such-page" },
 ];
 
-/** The server process: the child of run-with-db.mjs that runs server.mjs. */
+/** The server process: the child of run-with-db.mjs that runs dist/server.mjs. */
 function serverPid(parentPid) {
   const children = readFileSync(`/proc/${parentPid}/task/${parentPid}/children`, "utf8").trim().split(/\s+/);
   for (const pid of children) {
     const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    if (cmd.includes("server.mjs")) return Number(pid);
+    if (cmd.includes("dist/server.mjs")) return Number(pid);
   }
-  throw new Error("server.mjs process not found");
+  throw new Error("dist/server.mjs process not found");
 }
 
 /**

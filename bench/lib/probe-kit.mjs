@@ -23,7 +23,7 @@ export function loopbackOnly(base) {
   return url.origin;
 }
 
-/** The pid of the process listening on the port (the `node server.mjs` process). */
+/** The pid of the process listening on the port (the `node dist/server.mjs` process). */
 export function listenerPid(port) {
   const inodes = new Set();
   for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {

@@ -10,6 +10,13 @@ import { create as createTar, extract } from "tar";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
 import { verifyReceipt } from "@/core/receipts/receipt";
+import { processCheckout } from "@/features/billing/server/checkout";
+import {
+  loadSigningKey,
+  publishedKeys,
+  rotateReceiptKey,
+  toReceiptKeys,
+} from "@/features/billing/server/receipt-keys";
 import { saveCalculation } from "@/features/history/service";
 import { writeAudit } from "@/server/audit";
 import { openArchive } from "@/server/backup/archive";
@@ -17,13 +24,6 @@ import { createBackup, listTables, qualified, quoteIdent } from "@/server/backup
 import type { InstanceSecrets } from "@/server/backup/manifest";
 import { migrateUpTo, restoreBackup } from "@/server/backup/restore";
 import { CODE_MIGRATIONS, latestCodeMigration } from "@/server/backup/schema-version";
-import { processCheckout } from "@/server/billing/checkout";
-import {
-  loadSigningKey,
-  publishedKeys,
-  rotateReceiptKey,
-  toReceiptKeys,
-} from "@/server/billing/receipt-keys";
 import * as schema from "@/server/db/schema";
 import { createTestProvider } from "@/server/payments/test-provider";
 import { client, createTestAuth, signUp } from "../../tests/support/auth";

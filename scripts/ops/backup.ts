@@ -4,7 +4,7 @@
 //   npm run restore -- FILE [--force] [--secrets-out FILE] [--expect-kid KID] [--passphrase-file F]
 //   npm run backup:verify -- FILE [--expect-kid KID] [--passphrase-file F]
 //
-// backup and restore run through scripts/run-with-db.mjs: on the embedded default they use (or
+// backup and restore run through scripts/db/run-with-db.mjs: on the embedded default they use (or
 // share, while the app runs) the PostgreSQL server on ./.data, otherwise the server DATABASE_URL names.
 // verify needs no database.
 import { generateKeyPairSync, randomBytes } from "node:crypto";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-// The page font's weight axis is limited (scripts/subset-font.sh): a weight outside it would be
+// The page font's weight axis is limited (scripts/build/subset-font.sh): a weight outside it would be
 // drawn by the browser as a faked bold or the nearest weight, not as Inter. These tests read the
 // axis from the font file itself and every weight the pages ask for from the source.
 

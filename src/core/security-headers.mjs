@@ -6,7 +6,7 @@
  * development, where React's tooling needs it; `wasm-unsafe-eval` allows compiling WebAssembly
  * only (the crypto workbench's fast hashing), never `eval` of strings. Why hashes or nonces do not
  * replace 'unsafe-inline' while pages stay static: README, design notes ("Content-Security-Policy").
- * Strict-Transport-Security depends on APP_URL at run time, so server.mjs sends it.
+ * Strict-Transport-Security depends on APP_URL at run time, so the server in src/edge sends it.
  *
  * Plain JavaScript (types: security-headers.d.mts) so that both next.config.ts and the custom
  * server's edge, which answers some build assets itself (scripts/static-assets.mjs), send the same.

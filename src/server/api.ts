@@ -1,7 +1,14 @@
 import "server-only";
 import * as Sentry from "@sentry/nextjs";
 import { unstable_rethrow } from "next/navigation";
-import { EDGE_ANONYMOUS_HEADER, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import {
+  ANONYMOUS_CACHE_CONTROL,
+  ANONYMOUS_VARY,
+  CLIENT_ADDRESS_HEADER,
+  isCredentialLessRead,
+  pinnedClientAddress,
+  refusalCacheControl,
+} from "@/core/http/edge-contract";
 import { hashClient } from "./client-identity";
 import { getDb } from "./db/client";
 import { shortErrorLine } from "./db/errors";
@@ -23,22 +30,23 @@ export const ANONYMOUS_API_LIMIT = { limit: 60, windowSeconds: 60 };
  * Per-client limit for anonymous API calls.
  * Returns a 429 response when the client is over it, otherwise null.
  */
-/** The client's address as the server entry pinned it (the first X-Forwarded-For entry). */
+/** The client's address as the server entry pinned it. */
 export function clientAddress(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+  return pinnedClientAddress(request.headers.get(CLIENT_ADDRESS_HEADER));
 }
 
 /**
- * 429 for a refusal keyed on the client's address alone. It also tells the custom server's edge how
- * long the refusal holds (scripts/edge.mjs strips the header), so that client's same request is
- * answered there, without Next.js, until then: a flood of refused requests costs almost nothing.
+ * 429 for a refusal keyed on the client's address alone. Its Cache-Control tells the server in front
+ * of Next.js (src/edge) how long the refusal holds, so that client's same request is answered there,
+ * without Next.js, until then: a flood of refused requests costs almost nothing. The message states
+ * no time (the edge repeats it as it is); Retry-After does.
  */
 export function tooManyRequests(
   decision: Extract<RateLimitDecision, { allowed: false }>,
   rule?: { limit: number; windowSeconds: number },
 ): Response {
   const { retryAfterSeconds, holdsForMs } = decision;
-  const response = apiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`);
+  const response = apiError(429, "rate_limited", "Too many requests. Try again after Retry-After seconds.");
   response.headers.set("Retry-After", String(retryAfterSeconds));
   // The same RateLimit-* fields a keyed call's refusal carries (the edge repeats Limit and Policy).
   if (rule) {
@@ -47,7 +55,7 @@ export function tooManyRequests(
     response.headers.set("RateLimit-Reset", String(retryAfterSeconds));
     response.headers.set("RateLimit-Policy", `${rule.limit};w=${rule.windowSeconds}`);
   }
-  if (holdsForMs > 0) response.headers.set(EDGE_REFUSAL_HEADER, String(holdsForMs));
+  response.headers.set("Cache-Control", refusalCacheControl(holdsForMs));
   return response;
 }
 
@@ -62,18 +70,24 @@ export async function limitAnonymousApi(request: Request): Promise<Response | nu
 
 /**
  * Marks `response` as the answer every credential-less GET of this URL gets, when `request` was one
- * (no Cookie, no Authorization header) and the answer sets no cookie: the custom server's edge then
- * repeats it for a while without Next.js (scripts/edge.mjs), e.g. "nobody is signed in" to a flood
- * of anonymous session reads. Any other request or answer is returned unmarked.
+ * (no Cookie, no Authorization header) and the answer sets no cookie, by a shared-cache lifetime
+ * (`s-maxage`, varying on the credentials): the server in front of Next.js (src/edge) then repeats
+ * it for a while without Next.js, e.g. "nobody is signed in" to a flood of anonymous session reads.
+ * Any other request or answer is returned unmarked.
  */
 export function anonymousAnswer(request: Request, response: Response): Response {
   const anonymous =
-    request.method === "GET" &&
-    !request.headers.has("cookie") &&
-    !request.headers.has("authorization") &&
+    isCredentialLessRead({
+      method: request.method,
+      hasCookie: request.headers.has("cookie"),
+      hasAuthorization: request.headers.has("authorization"),
+    }) &&
     response.status === 200 &&
     !response.headers.has("set-cookie");
-  if (anonymous) response.headers.set(EDGE_ANONYMOUS_HEADER, "1");
+  if (anonymous) {
+    response.headers.set("Cache-Control", ANONYMOUS_CACHE_CONTROL);
+    response.headers.append("Vary", ANONYMOUS_VARY);
+  }
   return response;
 }
 

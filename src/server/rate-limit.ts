@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract.mjs";
+import { EDGE_REFUSAL_MAX_HOLD_MS } from "@/core/http/edge-contract";
 import type { Db, Tx } from "./db/client";
 import { rateLimitEvents } from "./db/schema";
 

@@ -35,7 +35,7 @@ test("a local instance prints the code and link in its terminal, and the code ty
   };
   delete env.SMTP_URL;
   expect(env.DATABASE_MODE).toBe("embedded");
-  const child = spawn("node", ["server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("node", ["dist/server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d) => {
     output += d;

@@ -110,7 +110,7 @@ test("health reports the database after a real query", async ({ request }) => {
 });
 
 test("every response carries the security headers", async ({ request }) => {
-  // A build script too, which the edge answers itself in Brotli (scripts/static-assets.mjs).
+  // A build script too, which the edge answers itself in Brotli (src/edge/static-assets.ts, sirv).
   const script = (await (await request.get("/")).text()).match(/\/_next\/static\/chunks\/[\w.-]+\.js/)?.[0];
   expect(script).toBeDefined();
   const brotli = await request.get(String(script), { headers: { "accept-encoding": "gzip, br" } });

@@ -10,13 +10,13 @@ const freePort = () =>
     });
   });
 
-// The production server's start-up (server.mjs + instrumentation): Next.js catches an error thrown
+// The production server's start-up (dist/server.mjs + instrumentation): Next.js catches an error thrown
 // while loading the instrumentation hook, logs it on every request and serves 500s, so the
 // configuration check must stop the process itself.
 test("a wrong configuration value stops the server with a message naming it", async () => {
   test.setTimeout(60_000);
   const port = await freePort();
-  const child = spawn("node", ["server.mjs"], {
+  const child = spawn("node", ["dist/server.mjs"], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SENTRY_TRACES_SAMPLE_RATE: "2" },
     stdio: ["ignore", "pipe", "pipe"],
   });

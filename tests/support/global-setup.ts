@@ -1,7 +1,7 @@
 import path from "node:path";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase } from "../../scripts/migrate.mjs";
+import { migrateDatabase } from "../../scripts/db/migrate.mjs";
 
 /**
  * One migrated template database per test run; each integration test file clones it

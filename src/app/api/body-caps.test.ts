@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
 // /api/v1/calculate once parsed a 100 MB body. The edge refuses a declared Content-Length over

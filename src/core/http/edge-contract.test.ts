@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BODY_CAPS, bodyCapFor, MAX_REQUEST_BYTES } from "./edge-contract.mjs";
+import { BODY_CAPS, bodyCapFor, MAX_REQUEST_BYTES } from "./edge-contract";
 
 /** Every route handler file under src/app, with the URL path it serves (`[...x]` kept as is). */
 function routeFiles(dir = "src/app"): { path: string; source: string }[] {

@@ -12,7 +12,7 @@ import { money } from "./money";
 const require = createRequire(import.meta.url);
 
 describe("cash increments come from CLDR", () => {
-  it("the copy in data/ is what the installed cldr-core package says (npx tsx scripts/generate-cash-rounding.ts)", () => {
+  it("the copy in data/ is what the installed cldr-core package says (npx tsx scripts/build/generate-cash-rounding.ts)", () => {
     const cldr = JSON.parse(
       readFileSync(require.resolve("cldr-core/supplemental/currencyData.json"), "utf8"),
     );

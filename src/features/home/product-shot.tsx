@@ -6,7 +6,7 @@ type ShotName = keyof typeof shots;
 const PHONE = "(max-width: 639px)";
 
 /**
- * A picture of the real product (taken by scripts/product-shots.mjs) in the reader's theme: both
+ * A picture of the real product (taken by scripts/dev/product-shots.mjs) in the reader's theme: both
  * pictures are in the page, CSS shows one, and a lazy image that is not displayed is never fetched.
  * Phones get the same screen taken at a phone's width (the desktop picture shrunk to a phone's
  * column is too small to read). Widths and heights come from the script, so the space is reserved

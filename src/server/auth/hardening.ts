@@ -9,7 +9,7 @@ import {
   orgSlugField,
   passkeyNameField,
 } from "@/core/auth/fields";
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { anonymousAnswer, apiError, serviceUnavailable } from "../api";
 import { isOutage } from "../health";
 import { BodyTooLarge, readBodyCapped } from "../read-body";
@@ -190,6 +190,9 @@ export async function toApiErrorShape(response: Response): Promise<Response> {
     if (name === "set-cookie" || name === "retry-after" || name.startsWith("x-"))
       shaped.headers.append(name, value);
   }
+  // A refusal the server in front of Next.js may repeat says so in its Cache-Control (`private`).
+  const cacheControl = response.headers.get("cache-control");
+  if (cacheControl?.startsWith("private, max-age=")) shaped.headers.set("cache-control", cacheControl);
   return shaped;
 }
 

@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { count, desc } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
 import { dsnToString } from "@/core/monitoring/dsn";
 import { monitoringEvents } from "@/server/db/schema";
 import { forgetRefusals } from "@/server/rate-limit";
 import { createTestDatabase } from "../../../tests/support/db";
+import { heldFor } from "../../../tests/support/held-for";
 import { expectedDsn, monitoringConfig } from "./config";
 import { storeEvents } from "./store";
 import {
@@ -336,7 +336,7 @@ describe("the /monitoring tunnel with SENTRY_DSN (forward)", () => {
     const refused = await handleTunnel(post(errorEnvelope(SENTRY_DSN), QUERY), limited);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(Number(refused.headers.get(EDGE_REFUSAL_HEADER))).toBeGreaterThan(0);
+    expect(heldFor(refused)).toBeGreaterThan(0);
     // Known to be over its limit: refused from memory, the database is not asked.
     const unasked = {
       ...limited,

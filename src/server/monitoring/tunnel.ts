@@ -1,6 +1,6 @@
 import "server-only";
 import { parseEnvelope } from "@sentry/core";
-import { BODY_CAPS, EDGE_REFUSAL_HEADER } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS, refusalCacheControl } from "@/core/http/edge-contract";
 import { ingestUrl, parseDsn, sameDsn } from "@/core/monitoring/dsn";
 import type { Db } from "../db/client";
 import { isDatabaseUnavailable, shortErrorLine } from "../db/errors";
@@ -113,8 +113,8 @@ function tooManyReports(refusal: false | ReportsRefusal): Response {
   if (refusal === false) return text(429, "Too many reports", { "retry-after": "60" });
   return text(429, "Too many reports", {
     "retry-after": String(refusal.retryAfterSeconds),
-    // The refusal is keyed on the client alone: the edge may repeat it (scripts/edge.mjs).
-    ...(refusal.holdsForMs > 0 ? { [EDGE_REFUSAL_HEADER]: String(refusal.holdsForMs) } : {}),
+    // The refusal is keyed on the client alone: the edge (src/edge) may repeat it while it holds.
+    "cache-control": refusalCacheControl(refusal.holdsForMs),
   });
 }
 

@@ -25,7 +25,7 @@ export default async function PricingPage({
   const [usd] = currencies; // pricesByCurrency always lists USD, first
   if (!usd) throw new Error("No USD prices");
   const selected = currencies.find((c) => c.code === currency?.toUpperCase()) ?? usd;
-  // The FX version these prices come from: the page cache in front of Next.js (server.mjs,
+  // The FX version these prices come from: the page cache in front of Next.js (src/edge,
   // scripts/page-cache.mjs) keeps this HTML only while it is still the current version.
   const version = table ? rateTableVersion(table) : undefined;
   return (

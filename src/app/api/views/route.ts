@@ -1,4 +1,4 @@
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { PAGE_VIEWS_PER_CLIENT, recordPageView } from "@/server/analytics/page-views";
 import { apiError, apiMethods, apiRoute } from "@/server/api";
 import { clientSubject } from "@/server/client-identity";

@@ -1,5 +1,5 @@
 import "server-only";
-import { EDGE_REFUSAL_HEADER, EDGE_REFUSAL_VERBATIM_HEADER } from "@/core/http/edge-contract.mjs";
+import { refusalCacheControl } from "@/core/http/edge-contract";
 import { type ApiCaller, apiError, clientAddress, limitAnonymousApi, tooManyRequests } from "@/server/api";
 import { hashClient } from "@/server/client-identity";
 import { getDb } from "@/server/db/client";
@@ -38,10 +38,8 @@ export async function guardApi(request: Request): Promise<{ response: Response }
     // A key's refusal depends on the key alone (the Authorization header): the edge repeats this
     // very answer (code, message and RateLimit headers; the message states no time) to the same
     // client's same request while it holds, without Next.js.
-    if (decision.status === 429 && decision.holdsForMs > 0) {
-      response.headers.set(EDGE_REFUSAL_HEADER, String(decision.holdsForMs));
-      response.headers.set(EDGE_REFUSAL_VERBATIM_HEADER, "1");
-    }
+    if (decision.status === 429)
+      response.headers.set("Cache-Control", refusalCacheControl(decision.holdsForMs));
     return { response };
   }
   return { caller: { organizationId: decision.organizationId, headers: decision.headers } };

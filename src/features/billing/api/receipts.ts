@@ -1,5 +1,5 @@
 import "server-only";
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { firstDuplicateKey } from "@/core/receipts/duplicate-keys";
 import { duplicateKeyMessage, verifyReceipt } from "@/core/receipts/receipt";
 import { apiError, limitAnonymousApi } from "@/server/api";

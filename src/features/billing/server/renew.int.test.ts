@@ -200,7 +200,7 @@ describe("npm run billing:run", () => {
   const run = (at: string, env: Record<string, string> = {}) =>
     promisify(execFile)(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/billing-run.ts", "--at", at],
+      ["--conditions=react-server", "--import", "tsx", "scripts/tools/billing-run.ts", "--at", at],
       { env: { ...process.env, DATABASE_URL: t.url, ...env } },
     );
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
 import { orders } from "@/server/db/schema";

@@ -1,4 +1,4 @@
-import { BODY_CAPS } from "@/core/http/edge-contract.mjs";
+import { BODY_CAPS } from "@/core/http/edge-contract";
 import { guardApi } from "@/features/api-keys/server";
 import { calculate } from "@/features/calculator/api";
 import { calculateBody } from "@/features/calculator/api-schemas";

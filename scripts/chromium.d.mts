@@ -1,1 +1,0 @@
-export const chromiumLaunchOptions: { executablePath: string; args: string[] };

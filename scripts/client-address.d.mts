@@ -1,5 +1,0 @@
-export function clientAddress(
-  socketAddress: string | undefined,
-  forwardedFor: string | undefined,
-  trusted: number,
-): string;

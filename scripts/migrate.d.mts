@@ -1,1 +1,0 @@
-export function migrateDatabase(url: string, folder?: string): Promise<void>;

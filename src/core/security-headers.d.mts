@@ -1,2 +1,0 @@
-export function contentSecurityPolicy(isDev: boolean): string;
-export function securityHeaders(isDev: boolean): { key: string; value: string }[];

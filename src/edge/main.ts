@@ -1,0 +1,98 @@
+// The HTTP entry point: Next.js behind a small Node server of our own, to know the client's
+// address. Next.js keeps any X-Forwarded-For header a client sends, so rate limits keyed on it
+// could be dodged by sending a fake one. Here the header is replaced by the socket's address, or,
+// when TRUST_PROXY=N, by the address N proxies back in the chain they appended. The same goes for
+// X-Forwarded-Host/Proto (Next.js's server-action origin check trusts them), a malformed Origin
+// gets a clean 400, an https APP_URL adds Strict-Transport-Security, and one client can have only
+// CLIENT_MAX_ACTIVE requests in progress at once (edge.ts, request-guard.ts).
+// Before any request: at most CLIENT_MAX_CONNECTIONS open connections per client address and
+// SERVER_MAX_CONNECTIONS in all (kept below the open-file limit, so the database pool can always
+// open its sockets), and half-sent requests and idle connections are closed within seconds.
+//
+// Bundled by scripts/build/server.mjs into dist/server.mjs, which `npm start` / `npm run dev` run
+// through run-with-db.mjs:   node dist/server.mjs [--dev]
+import process from "node:process";
+import next from "next";
+import postgres from "postgres";
+import { readServerConfig } from "./config";
+import { createEdgeHandler, createEdgeServer } from "./edge";
+import { listenOrExit } from "./listen";
+import { createPageCache, fxVersionReader } from "./page-cache";
+import { createStaticAssets } from "./static-assets";
+
+const dev = process.argv.includes("--dev");
+const { config, errors } = readServerConfig(process.env);
+if (errors) {
+  console.error(`Invalid configuration:\n${errors.join("\n")}`);
+  process.exit(1);
+}
+const { port, host } = config;
+
+const app = next({ dev, hostname: "localhost", port });
+await app.prepare();
+
+// Whole-page answers kept in memory (page-cache.ts): the prerendered public pages, and
+// /pricing per FX version, checked against the database on every request (so never stale, also
+// behind a load balancer), on one connection of its own. Not in development (pages change there).
+const versionSql = process.env.DATABASE_URL
+  ? postgres(process.env.DATABASE_URL, { max: 1, idle_timeout: 30, connect_timeout: 5, onnotice: () => {} })
+  : undefined;
+const pageCache = dev
+  ? undefined
+  : createPageCache({
+      routes: [
+        { path: "/", params: [], prerendered: true },
+        { path: "/docs", params: [], prerendered: true },
+        { path: "/contact", params: [], prerendered: true },
+        ...(versionSql ? [{ path: "/pricing", params: ["currency", "interval"] }] : []),
+      ],
+      readVersion: versionSql ? fxVersionReader(versionSql) : () => Promise.reject(new Error("no database")),
+    });
+
+// The build's scripts and style sheets in Brotli (made by `npm run build`), kept in memory.
+const staticAssets = dev ? undefined : createStaticAssets({ distDir: process.env.NEXT_DIST_DIR || ".next" });
+
+const server = createEdgeServer(
+  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets }),
+  config,
+);
+// A taken port ends this process with a message and code 1 (listen.ts).
+listenOrExit(server, { port, host }, async () => {
+  if (!dev) await warmUp();
+  console.log(`Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`);
+});
+
+/**
+ * Asks this server once for what every visitor's first page load asks for, before saying it is ready:
+ * the first call of a route pays one-time work in that event-loop turn (Better Auth builds its context
+ * and router, the database pool connects: ~300 ms on a 2-core machine; the first dynamic page ~800 ms),
+ * which otherwise falls on the first visitor and on everyone waiting behind them. Bounded: failures and a slow answer only skip it.
+ */
+async function warmUp() {
+  const origin = `http://${host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`;
+  const signal = AbortSignal.timeout(5_000); // all of it: a database that does not answer delays start 5 s at most
+  // (a dynamic page: the first one rendered loads React's server renderer, ~800 ms in one turn)
+  for (const path of [
+    "/api/health",
+    "/api/auth/get-session",
+    "/api/me",
+    "/api/monitoring/config",
+    "/sign-in",
+  ]) {
+    try {
+      const response = await fetch(`${origin}${path}`, { signal });
+      await response.arrayBuffer();
+    } catch {}
+  }
+}
+
+let closing = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    server.close(() => process.exit(0));
+    server.closeAllConnections?.();
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}
