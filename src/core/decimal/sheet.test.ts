@@ -105,9 +105,14 @@ describe("a sheet", () => {
     const evaluator = new SheetEvaluator();
     evaluator.run(lines.join("\n"));
     expect(evaluator.evaluated).toBe(lines.length);
-    // one character in line 120 (a value of the third part): that line, the subtotal and the total
+    // one character in a line of the third part: that line and the total (the subtotal at the end
+    // adds up the last part only)
     const edited = [...lines];
     edited[120] = "v120 = 120.6 EUR * 2";
+    evaluator.run(edited.join("\n"));
+    expect(evaluator.evaluated).toBe(2);
+    // one in the last part: that line, the subtotal and the total
+    edited[170] = "v170 = 170.6 EUR * 2";
     evaluator.run(edited.join("\n"));
     expect(evaluator.evaluated).toBe(3);
     evaluator.run(edited.join("\n"));

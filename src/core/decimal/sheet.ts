@@ -140,7 +140,10 @@ function evaluateLine(
     if (!r.ok) return fail(`${word}: ${r.error.message}`, at + 1, word.length, r.error.code);
     vars[word] = r.value;
   }
-  const r = evaluate(text, { ...options, variables: vars, timeLimitMs: SHEET_LIMITS.timeLimitMs });
+  // only the names the line uses: every variable passed is parsed again by the engine
+  const used: Record<string, Value> = {};
+  for (const name of namesIn(text)) if (name in vars) used[name] = vars[name] as Value;
+  const r = evaluate(text, { ...options, variables: used, timeLimitMs: SHEET_LIMITS.timeLimitMs });
   if (!r.ok) {
     return {
       kind: "error",
@@ -198,13 +201,21 @@ export class SheetEvaluator {
       const lineNo = i + 1;
       const below = new Map([...definedAt].filter(([, at]) => at > lineNo));
       const aboveNames = new Map([...definedAt].filter(([, at]) => at < lineNo));
-      // the key: the text and everything the line could read
+      // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)
+      const names = namesIn(line);
+      const reads = (ns: readonly number[]) => ns.map((n) => values.get(n) ?? null);
       const key = JSON.stringify([
         settings,
         lineNo,
         line,
-        /\b(sum|subtotal|average|total|prev|line\d+)\b/.test(line) ? [[...values], section, all, prev] : null,
-        namesIn(line).map((n) => [n, variables[n] ?? null, definedAt.get(n) ?? null]),
+        names.map((n) => {
+          const ref = /^line(\d+)$/.exec(n);
+          if (ref) return [n, values.get(Number(ref[1])) ?? null];
+          if (n === "prev") return [n, prev ?? null, prev === undefined ? null : (values.get(prev) ?? null)];
+          if (n === "sum" || n === "subtotal" || n === "average") return [n, reads(section)];
+          if (n === "total") return [n, reads(all)];
+          return [n, variables[n] ?? null, definedAt.get(n) ?? null];
+        }),
       ]);
       let result = this.cache.get(key) ?? next.get(key);
       if (!result) {
