@@ -19,7 +19,7 @@ test("a budget sheet: one result per line, an error on its own line", async ({ r
     "power = 84.20 EUR // estimate",
     "subtotal",
     "3 h + 5 USD",
-    "rent * 12 in CHF cash",
+    "rent / 3 in CHF cash",
     "30 as % of 120",
   ].join("\n");
   const response = await request.post("/api/v1/sheets/evaluate", { data: { sheet, rounding: "half-up" } });
