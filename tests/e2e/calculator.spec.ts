@@ -154,6 +154,20 @@ test.describe("decimal mode", () => {
     await expect(resultRegion(page).getByTestId("result-exact")).toContainText(`${num / den}.`);
   });
 
+  test("percentages as on a receipt, and money paid in cash", async ({ page }) => {
+    await typeExpression(page, "150 + 20%");
+    await expect(resultValue(page)).toHaveText("180");
+    await typeExpression(page, "20% off 59.99 EUR");
+    await expect(resultValue(page)).toHaveText("47.99 EUR");
+    await typeExpression(page, "30 as % of 120");
+    await expect(resultValue(page)).toHaveText("25%");
+    await typeExpression(page, "100 CHF / 3 in cash");
+    await expect(resultValue(page)).toHaveText("33.35 CHF");
+    await expect(resultRegion(page).getByTestId("result-exactness")).toContainText(
+      "rounded once to CHF's cash increment, 0.05",
+    );
+  });
+
   test("variables over two lines, Enter keeps a result, ans and history", async ({ page }) => {
     const box = expression(page);
     await box.pressSequentially("rate = 7.5%");
@@ -388,6 +402,42 @@ test.describe("currency mode", () => {
     await split.getByText("Equal parts").click();
     await split.getByLabel("Number of parts").fill("0");
     await expect(split.getByText("Enter a whole number of parts from 1 to 1000")).toBeVisible();
+  });
+
+  test("paid in cash: CHF rounds to 0.05 in the converter, the tax and the split", async ({ page }) => {
+    await page.getByLabel("Add a currency").click();
+    await page.getByRole("combobox", { name: "Search currencies by code or name" }).fill("CHF");
+    await page.keyboard.press("Enter");
+    const chf = page.getByTestId("convert-CHF").getByTestId("amount");
+    await page.getByLabel("Amount", { exact: true }).first().fill("123.45");
+    // 123.45 EUR in CHF centimes, exactly, rounded once to whole centimes or to whole 5-centime coins
+    const r = rate("CHF");
+    const num = 12345n * r.num;
+    const den = r.den;
+    const show = (centimes: bigint) => `${centimes / 100n}.${String(centimes % 100n).padStart(2, "0")}`;
+    await expect(chf).toContainText(show(roundDiv(num, den, "half-even")));
+    await page.getByLabel(/^Paid in cash: round to the coins/).check();
+    await expect(chf).toContainText(show(roundDiv(num, den * 5n, "half-even") * 5n));
+    await expect(page.getByTestId("convert-CHF")).toContainText("in cash");
+
+    const tools = page.getByRole("region", { name: "Money tools" });
+    await chooseCurrency(tools.getByLabel("Currency", { exact: true }), "CHF", "swiss");
+    await tools.getByLabel("Amount", { exact: true }).fill("100.00");
+    await tools.getByLabel(/^Paid in cash: round totals/).check();
+    const split = tools.getByRole("region", { name: "Split" });
+    await split.getByLabel("Number of parts").fill("3");
+    await expect(split.getByRole("table", { name: "Parts" }).getByRole("row")).toHaveText([
+      /Part 1\s*CHF\s*33\.35/,
+      /Part 2\s*CHF\s*33\.35/,
+      /Part 3\s*CHF\s*33\.30/,
+      /Sum\s*CHF\s*100\.00/,
+    ]);
+    await expect(split.getByText("The parts add up to the amount paid in cash")).toBeVisible();
+    // 100.00 CHF + 8.13% tax = 108.13 gross: 108.15 in coins
+    const tax = tools.getByRole("region", { name: "Tax" });
+    await tax.getByLabel("Tax rate").fill("8.13%");
+    await expect(tax.getByTestId("tax-gross")).toContainText("108.13");
+    await expect(tax.getByTestId("tax-in-cash")).toContainText("108.15");
   });
 
   test("three-decimal currency: tax and split in BHD keep three minor digits", async ({ page }) => {

@@ -13,6 +13,7 @@ import type { Node, Statement } from "./parser";
 import { FUNCTIONS } from "./parser";
 import * as R from "./rational";
 import type { RoundingMode } from "./rounding";
+import { DIMENSION_NAMES, getUnit, type Unit } from "./units";
 
 export interface Val {
   readonly v: N.Num;
@@ -20,6 +21,13 @@ export interface Val {
   readonly c: string | null;
   /** Shown rounded to the currency's cash increment (`in CHF cash`); any further operation drops it. */
   readonly cash?: true;
+  /** A quantity: `v` is in the dimension's base unit (m, s, B…), shown in this unit. */
+  readonly u?: Unit;
+}
+
+/** What a value is, for an error: "a duration (h)", "an amount in USD", "a number". */
+function whatIs(x: Val): string {
+  return x.u ? `${DIMENSION_NAMES[x.u.dim]} (${x.u.name})` : kindOf(x.c);
 }
 
 /** A function's precision cap (the constant e has exp's). */
@@ -145,16 +153,24 @@ export class Evaluator {
         return this.variable(node);
       case "percent": {
         const x = this.eval(node.operand);
-        return { v: N.percent(x.v, node.pos, node.len), c: x.c };
+        return { v: N.percent(x.v, node.pos, node.len), c: x.c, ...(x.u ? { u: x.u } : {}) };
       }
       case "unary": {
         const x = this.eval(node.operand);
-        return node.op === "-" ? { v: N.neg(x.v), c: x.c } : x;
+        return node.op === "-" ? { v: N.neg(x.v), c: x.c, ...(x.u ? { u: x.u } : {}) } : x;
       }
       case "money": {
         const x = this.eval(node.amount);
         if (x.c !== null) {
           throw new EngineError("type", `The amount already has a currency (${x.c})`, node.pos, node.len);
+        }
+        if (x.u) {
+          throw new EngineError(
+            "type",
+            `${whatIs(x)} cannot be an amount of money`.replace(/^a/, "A"),
+            node.pos,
+            node.len,
+          );
         }
         return { v: x.v, c: node.currency };
       }
@@ -175,11 +191,37 @@ export class Evaluator {
         return this.binaryChain(node);
       case "call":
         return this.call(node);
+      case "unit": {
+        const x = this.eval(node.amount);
+        const unit = getUnit(node.unit) as Unit;
+        if (x.c !== null || x.u) {
+          throw new EngineError(
+            "type",
+            `${whatIs(x)} cannot take a unit (${node.unit})`.replace(/^a/, "A"),
+            node.pos,
+            node.len,
+          );
+        }
+        return { v: N.mul(x.v, unit.factor), c: null, u: unit };
+      }
+      case "toUnit": {
+        const x = this.eval(node.operand);
+        const unit = getUnit(node.unit) as Unit;
+        if (!x.u || x.u.dim !== unit.dim) {
+          throw new EngineError(
+            "type",
+            `Cannot convert ${whatIs(x)} to ${DIMENSION_NAMES[unit.dim]} (${unit.name})`,
+            node.pos,
+            node.len,
+          );
+        }
+        return { v: x.v, c: null, u: unit };
+      }
       case "percentChange": {
         const base = this.eval(node.base);
         const p = this.plainPercent(node.percent);
         const factor = node.sign === 1 ? N.add(R.ONE, p) : N.sub(R.ONE, p);
-        return { v: N.mul(base.v, factor), c: base.c };
+        return { v: N.mul(base.v, factor), c: base.c, ...(base.u ? { u: base.u } : {}) };
       }
       case "percentBase": {
         const value = this.eval(node.value);
@@ -189,15 +231,15 @@ export class Evaluator {
           const why = node.sign === 0 ? "0% of any base is 0" : "100% off any base is 0";
           throw new EngineError("division_by_zero", `No base: ${why}`, node.pos, node.len);
         }
-        return { v: N.div(value.v, of, node.pos, node.len), c: value.c };
+        return { v: N.div(value.v, of, node.pos, node.len), c: value.c, ...(value.u ? { u: value.u } : {}) };
       }
       case "asPercent": {
         const part = this.eval(node.part);
         const whole = this.eval(node.whole);
-        if ((part.c === null) !== (whole.c === null)) {
+        if ((part.c === null) !== (whole.c === null) || part.u?.dim !== whole.u?.dim) {
           throw new EngineError(
             "type",
-            `Cannot take ${kindOf(part.c)} as a percentage of ${kindOf(whole.c)}`,
+            `Cannot take ${whatIs(part)} as a percentage of ${whatIs(whole)}`,
             node.pos,
             node.len,
           );
@@ -213,10 +255,10 @@ export class Evaluator {
   /** A percentage that scales something: a plain number (20% of 150 USD, not 20 USD% of it). */
   private plainPercent(node: Node): N.Num {
     const p = this.eval(node);
-    if (p.c !== null) {
+    if (p.c !== null || p.u) {
       throw new EngineError(
         "type",
-        `A percentage must be a plain number, not an amount in ${p.c}`,
+        `A percentage must be a plain number, not ${whatIs(p)}`,
         node.pos,
         node.len,
       );
@@ -264,6 +306,7 @@ export class Evaluator {
 
   private binary(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
     this.checkTime(node);
+    if (a.u || b.u) return this.quantities(node, a, b);
     switch (node.op) {
       case "+":
       case "-": {
@@ -313,6 +356,42 @@ export class Evaluator {
     }
   }
 
+  /** Arithmetic with a quantity: one dimension at a time, no compound units, no money. */
+  private quantities(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
+    const refuse = (verb: string, joint: string): never => {
+      throw new EngineError("type", `Cannot ${verb} ${whatIs(a)} ${joint} ${whatIs(b)}`, node.pos, node.len);
+    };
+    const money = a.c !== null || b.c !== null;
+    switch (node.op) {
+      case "+":
+      case "-":
+        if (a.u?.dim !== b.u?.dim || money) refuse(node.op === "+" ? "add" : "subtract", "and");
+        return { v: node.op === "+" ? N.add(a.v, b.v) : N.sub(a.v, b.v), c: null, u: a.u as Unit };
+      case "*":
+        if ((a.u && b.u) || money) refuse("multiply", "by");
+        return { v: N.mul(a.v, b.v), c: null, u: (a.u ?? b.u) as Unit };
+      case "/":
+      case "%": {
+        // a quantity divided by a number, or by a quantity of its dimension (a plain ratio)
+        if (!a.u || money || (b.u && b.u.dim !== a.u.dim)) refuse("divide", "by");
+        if (this.isZero(b.v))
+          throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
+        const v =
+          node.op === "/"
+            ? N.div(a.v, b.v, node.pos, node.len)
+            : N.mod(a.v, b.v, this.ops(node), node.pos, node.len);
+        return node.op === "/" && b.u ? { v, c: null } : { v, c: null, u: a.u as Unit };
+      }
+      case "^":
+        throw new EngineError(
+          "type",
+          "Powers need plain numbers, not quantities with units",
+          node.pos,
+          node.len,
+        );
+    }
+  }
+
   private limit(name: string, node: { pos: number; len: number }): void {
     const max = capOf(name);
     if (max !== undefined && this.ctx.precision > max) {
@@ -328,6 +407,7 @@ export class Evaluator {
   }
 
   private convert(x: Val, to: string, node: Node): Val {
+    if (x.u) throw new EngineError("type", `Cannot convert ${whatIs(x)} to ${to}`, node.pos, node.len);
     if (x.c === null) {
       throw new EngineError(
         "type",
@@ -365,6 +445,10 @@ export class Evaluator {
       throw new EngineError("arity", `${name}() takes ${want}, not ${n}`, node.pos, node.len);
     }
     const args = node.args.map((a) => this.eval(a));
+    const quantity = args.find((a) => a.u);
+    if (quantity) {
+      throw new EngineError("type", `${name}() needs a number, not ${whatIs(quantity)}`, node.pos, node.len);
+    }
     const money = args[0]?.c ?? null;
     if (!MONEY_FUNCTIONS.has(name)) {
       const m = args.find((a) => a.c !== null);

@@ -66,6 +66,7 @@ import {
   ziv,
 } from "./real";
 import { isRoundingMode, type RoundingMode, toDecimalRounding } from "./rounding";
+import { getUnit, type Unit } from "./units";
 
 export { decimalFor } from "./clones";
 export type { Meter } from "./cost";
@@ -77,7 +78,7 @@ export { isRoundingMode, ROUNDING_MODES, type RoundingMode } from "./rounding";
 
 /** A result or variable value, serialisable (decimal strings, no Decimal objects). */
 export type Value =
-  | { readonly kind: "number"; readonly value: string; readonly fraction?: string }
+  | { readonly kind: "number"; readonly value: string; readonly fraction?: string; readonly unit?: string }
   | { readonly kind: "money"; readonly value: string; readonly currency: string; readonly fraction?: string };
 // `value` is the result rounded to the precision (a decimal string); `fraction` ("1/3"), when present, is
 // the exact rational value, so that `ans` and variables stay exact from one evaluation to the next. Money
@@ -127,6 +128,8 @@ export interface EvalSuccess {
   readonly display: string;
   /** Whether `display` is the exact value (true) or a rounding of it (false). */
   readonly exact: boolean;
+  /** For a quantity: its unit ("km", "h"); `display` ends with it. */
+  readonly unit?: string;
   /** The result to the full precision (for money: before rounding to minor units), in the chosen notation. */
   readonly full: string;
   /** Whether `full` is the exact value. */
@@ -186,7 +189,10 @@ function toVal(value: unknown, what: string): Val {
     return { v: x, c: cur.code };
   }
   if (v.kind !== "number") throw new RangeError(`${what} is not a value`);
-  return { v: x, c: null };
+  if (v.unit === undefined) return { v: x, c: null };
+  const unit = typeof v.unit === "string" ? getUnit(v.unit) : undefined;
+  if (!unit) throw new RangeError(`${what} has an unknown unit`);
+  return { v: R.mul(x, unit.factor) ?? x, c: null, u: unit };
 }
 
 const now: () => number =
@@ -483,6 +489,7 @@ function show(
 ): Shown {
   rangeCheck(x.v, node, budget, precision);
   const where = node ?? { pos: 0, len: 1 };
+  if (x.u) return presentQuantity(x, x.u, notation, rounding, precision, budget, where);
   const full = roundOnce(x.v, { sd: precision }, rounding, precision, budget, where);
   const shown = present(x, full, notation, rounding, precision, budget, where);
   if (node?.kind !== "asPercent") return shown;
@@ -550,8 +557,43 @@ function present(
     const value: Value = { kind: "number", value: plain, ...(fraction ? { fraction } : {}) };
     return { value, display: text, exact: full.exact, full: text, fullExact: full.exact, ...extra };
   }
-  const minor = getCurrency(x.c)?.minorUnits ?? 0;
-  const step = x.cash ? (cashStep(x.c) ?? 1n) : 1n;
+  return presentMoney(x, x.c, full, text, extra, rounding, precision, budget, where);
+}
+
+/** A quantity, shown in its unit: the base-unit value divided by the unit's factor, rounded once. */
+function presentQuantity(
+  x: Val,
+  unit: Unit,
+  notation: Notation,
+  rounding: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): Shown {
+  const inUnit = N.div(x.v, unit.factor, where.pos, where.len);
+  const full = roundOnce(inUnit, { sd: precision }, rounding, precision, budget, where);
+  const text = shownDecimal(full, notation, precision);
+  const plain =
+    notation === "plain" && text.length < 2_000 ? text : full.d.isZero() ? "0" : full.d.toString();
+  const fraction = full.exact ? undefined : fractionOf(inUnit);
+  const value: Value = { kind: "number", value: plain, unit: unit.name, ...(fraction ? { fraction } : {}) };
+  const display = `${text} ${unit.name}`;
+  return { value, display, exact: full.exact, full: display, fullExact: full.exact, unit: unit.name };
+}
+
+function presentMoney(
+  x: Val,
+  c: string,
+  full: Rounded,
+  text: string,
+  extra: Partial<Shown>,
+  rounding: RoundingMode,
+  precision: number,
+  budget: Budget,
+  where: { pos: number; len: number },
+): Shown {
+  const minor = getCurrency(c)?.minorUnits ?? 0;
+  const step = x.cash ? (cashStep(c) ?? 1n) : 1n;
   const m =
     step === 1n
       ? roundOnce(x.v, { dp: minor }, rounding, Math.max(precision, 20), budget, where)
@@ -560,16 +602,16 @@ function present(
   // An amount of money is what was shown: `ans` and variables carry the amount rounded to minor
   // units (26961 JPY, not 26960.87…), so that a calculation continued from it goes on from the
   // figure the person saw.
-  const value: Value = { kind: "money", value: amount, currency: x.c };
+  const value: Value = { kind: "money", value: amount, currency: c };
   return {
     value,
-    display: `${amount} ${x.c}`,
+    display: `${amount} ${c}`,
     exact: m.exact,
     full: text,
     fullExact: full.exact,
     money: {
       amount,
-      currency: x.c,
+      currency: c,
       ...(x.cash ? { cash: formatFixed(new ScaledDecimal(step, -minor), minor) } : {}),
     },
     ...extra,

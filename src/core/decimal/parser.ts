@@ -11,7 +11,8 @@
  *   partOf     := percent ("of" | "on" | "off") partOf | product 20% of 150, 20% off 150
  *   product    := product ("*" | "/" | "%") unary | unary        % between operands is the remainder
  *   unary      := ("-" | "+") unary | money                      -2^2 = -(2^2) = -4
- *   money      := power CODE?                                    12.50 USD, (2 + 3) eur
+ *   money      := power (CODE | UNIT)?                           12.50 USD, (2 + 3) eur, 1.5 km
+ *                 (a quantity followed by another adds: 3 h 20 min; `in UNIT` converts: 90 min in h)
  *   power      := postfix ("^" unary)?                           right-associative: 2^3^2 = 2^9
  *   postfix    := primary "%"*                                   12% = 0.12
  *   primary    := number | name | name "(" args ")" | "(" conversion ")"
@@ -33,6 +34,7 @@ import { getCurrency } from "../money/currencies";
 import { EngineError, where } from "./errors";
 import { show, type Token, tokenize } from "./lexer";
 import { LIMITS } from "./limits";
+import { getUnit } from "./units";
 
 export type BinaryOp = "+" | "-" | "*" | "/" | "^" | "%";
 
@@ -76,6 +78,22 @@ export type Node =
       readonly currency: string | null;
       /** `in CHF cash`: rounded to the currency's cash increment rather than its minor unit. */
       readonly cash: boolean;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** A quantity: `1.5 km`, `20 min` (units.ts). */
+  | {
+      readonly kind: "unit";
+      readonly amount: Node;
+      readonly unit: string;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** `… in m`: a quantity shown in another unit of its dimension. */
+  | {
+      readonly kind: "toUnit";
+      readonly operand: Node;
+      readonly unit: string;
       readonly pos: number;
       readonly len: number;
     }
@@ -176,6 +194,11 @@ function word(t: Token): string | undefined {
 
 function isKeyword(t: Token): boolean {
   return word(t) !== undefined;
+}
+
+/** A quantity or a sum of quantities written side by side (`3 h 20 min`). */
+function endsInUnit(n: Node): boolean {
+  return n.kind === "unit" || (n.kind === "binary" && n.op === "+" && endsInUnit(n.right));
 }
 
 /** `cash` after a conversion: `in CHF cash`, `in cash` (not reserved elsewhere). */
@@ -316,6 +339,11 @@ class Parser {
         continue;
       }
       const code = this.peek();
+      if (code.type === "ident" && getUnit(code.text)) {
+        this.next();
+        node = { kind: "toUnit", operand: node, unit: code.text, pos: kw.start, len: code.end - kw.start };
+        continue;
+      }
       if (isCash(code)) {
         this.next();
         node = {
@@ -472,6 +500,28 @@ class Parser {
           part === 0
             ? { kind: "binary", op: "*", left, right: base, pos: t.start, len }
             : { kind: "percentChange", base, percent: left, sign: part, pos: t.start, len };
+        continue;
+      }
+      if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(" && getUnit(t.text)) {
+        if (BP_MONEY <= minBp) break;
+        this.next();
+        this.enter(t);
+        postfix++;
+        left = { kind: "unit", amount: left, unit: t.text, pos: t.start, len: t.end - t.start };
+        continue;
+      }
+      // `3 h 20 min`, `1 km 200 m`: a quantity followed by another is their sum, one compound quantity
+      // (2 * 3 h 20 min is 2 × 200 min)
+      if (
+        t.type === "number" &&
+        endsInUnit(left) &&
+        this.peek(1).type === "ident" &&
+        getUnit(this.peek(1).text) &&
+        this.peek(2).type !== "("
+      ) {
+        if (BP_MONEY <= minBp) break;
+        const right = this.expr(BP_UNARY);
+        left = { kind: "binary", op: "+", left, right, pos: t.start, len: t.end - t.start };
         continue;
       }
       if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(") {

@@ -39,6 +39,7 @@ export const MAX_REQUEST_BYTES = BODY_CAPS.monitoringReplay + 64 * KIB;
 const ROUTE_CAPS: [string, number, boolean][] = [
   ["/api/auth/", BODY_CAPS.auth, true],
   ["/api/v1/calculate", BODY_CAPS.calculate, false],
+  ["/api/v1/sheets/evaluate", BODY_CAPS.calculate, false],
   ["/api/v1/receipts/verify", BODY_CAPS.receiptVerify, false],
   ["/api/views", BODY_CAPS.pageView, false],
   ["/api/billing/stripe-webhook", BODY_CAPS.stripeWebhook, false],

@@ -100,3 +100,30 @@ describe("calculate", () => {
     });
   });
 });
+
+describe("evaluateSheetLines", () => {
+  it("answers every line with the migration's rates, errors on their lines", async () => {
+    const { evaluateSheetLines } = await import("./api");
+    const out = evaluateSheetLines(
+      { sheet: "a = 100 USD in EUR\na * 2\nb + 1\n// note", rounding: "half-even" },
+      rates,
+    );
+    // 100 / 1.1582 = 86.3408737… EUR
+    expect(out).toEqual({
+      ok: true,
+      body: {
+        lines: [
+          { line: 1, kind: "value", result: "86.34 EUR", exact: false, name: "a", currency: "EUR" },
+          // a line reads the amount the line above showed, so the sheet adds up as it reads
+          { line: 2, kind: "value", result: "172.68 EUR", exact: true, currency: "EUR" },
+          {
+            line: 3,
+            kind: "error",
+            error: { code: "unknown_variable", message: "Unknown variable b", column: 1 },
+          },
+          { line: 4, kind: "comment" },
+        ],
+      },
+    });
+  });
+});

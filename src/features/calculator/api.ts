@@ -1,6 +1,7 @@
 import "server-only";
 import { evaluate } from "@/core/decimal";
 import type { RoundingMode } from "@/core/decimal/rounding";
+import { evaluateSheet } from "@/core/decimal/sheet";
 import { convert, crossRate, parseMoney, type RateTable, toDecimalString } from "@/core/money";
 
 export type ApiOutcome<T> =
@@ -65,4 +66,43 @@ export function convertAmount(
       ratesDate: rates.date,
     },
   };
+}
+
+/** POST /api/v1/sheets/evaluate: every line's result; an error is one line's, never the request's. */
+export function evaluateSheetLines(
+  input: { sheet: string; precision?: number; rounding?: RoundingMode },
+  rates: RateTable,
+): ApiOutcome<{ lines: unknown[] }> {
+  const results = evaluateSheet(input.sheet, {
+    precision: input.precision ?? 20,
+    rounding: input.rounding ?? "half-even",
+    rates,
+  });
+  const lines = results.map((r, i) => {
+    const line = i + 1;
+    switch (r.kind) {
+      case "blank":
+      case "comment":
+        return { line, kind: r.kind };
+      case "heading":
+        return { line, kind: r.kind, text: r.text };
+      case "error":
+        return {
+          line,
+          kind: r.kind,
+          error: { code: r.error.code, message: r.error.message, column: r.error.column },
+        };
+      default:
+        return {
+          line,
+          kind: r.kind,
+          result: r.result.display,
+          exact: r.result.exact,
+          ...(r.name ? { name: r.name } : {}),
+          ...(r.result.money ? { currency: r.result.money.currency } : {}),
+          ...(r.result.unit ? { unit: r.result.unit } : {}),
+        };
+    }
+  });
+  return { ok: true, body: { lines } };
 }

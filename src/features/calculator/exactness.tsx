@@ -29,6 +29,10 @@ export function Exactness({ result }: { result: EvalSuccess }) {
         </span>
       ) : result.exact ? (
         <span>This is the exact value.</span>
+      ) : result.money?.cash ? (
+        <span>
+          The exact value, rounded once to {result.money.currency}'s cash increment, {result.money.cash}.
+        </span>
       ) : result.money ? (
         <span>The exact value, rounded once to {result.money.currency}'s minor units.</span>
       ) : (

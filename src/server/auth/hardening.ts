@@ -28,7 +28,7 @@ import { isServedOverHttp } from "./surface";
  *   down answers 503 (`toApiErrorShape`).
  */
 
-/** Auth bodies are a few short fields (the cap is shared with the edge: core/http/edge-contract.mjs). */
+/** Auth bodies are a few short fields (the cap is shared with the edge: core/http/edge-contract.ts). */
 export const AUTH_BODY_LIMIT_BYTES = BODY_CAPS.auth;
 
 const urlField = z

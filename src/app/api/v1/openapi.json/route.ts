@@ -1,4 +1,4 @@
-import { calculateBody, convertQuery } from "@/features/calculator/api-schemas";
+import { calculateBody, convertQuery, sheetBody, sheetResponse } from "@/features/calculator/api-schemas";
 import { verifyReceiptBody } from "@/features/billing";
 import {apiMethods, apiRoute} from "@/server/api";
 import { appOrigin } from "@/server/auth";
@@ -11,6 +11,14 @@ const handle = apiRoute(() => {
   const document = openApiDocument(
     [
       { method: "post", path: "/api/v1/calculate", summary: "Evaluate an expression exactly", quota: true, body: calculateBody },
+      {
+        method: "post",
+        path: "/api/v1/sheets/evaluate",
+        summary: "Evaluate a sheet: one result or error per line",
+        quota: true,
+        body: sheetBody,
+        response: sheetResponse,
+      },
       { method: "get", path: "/api/v1/convert", summary: "Convert an amount between currencies", quota: true, query: convertQuery },
       { method: "get", path: "/api/v1/rates", summary: "The instance's FX rates (units per 1 EUR)", quota: false },
       { method: "get", path: "/api/v1/receipt-keys", summary: "The receipt signing keys (JWK set and PEM)", quota: false },

@@ -1,0 +1,70 @@
+/**
+ * Sheet recompute benchmark: `node bench/sheet.mjs`
+ *
+ * A 500-line sheet (headings, named amounts in EUR, USD and CHF, units and durations, percentages,
+ * references to earlier lines and names, subtotals and totals) is evaluated once; then, 200 times, one
+ * character of a line in the middle changes (a digit of an amount), and the sheet is evaluated again
+ * with the same SheetEvaluator, as the notebook does on each keystroke. Reported: the median and the
+ * 95th percentile of those recomputes (main thread, Node, wall clock), and how many lines each one
+ * evaluated (the edited line and the lines that read it, the rest from the cache).
+ */
+import { tsImport } from "tsx/esm/api";
+
+const { SheetEvaluator } = await tsImport("../src/core/decimal/sheet.ts", import.meta.url);
+const { ECB_SNAPSHOT } = await tsImport("../src/core/money/ecb-snapshot.ts", import.meta.url);
+
+function sheetLines() {
+  const lines = [];
+  for (let part = 0; lines.length < 490; part++) {
+    lines.push(`# Part ${part + 1}`);
+    for (let i = 0; i < 40; i++) {
+      const n = lines.length;
+      const kind = i % 8;
+      if (kind === 0) lines.push(`item${n} = ${100 + n}.25 EUR`);
+      else if (kind === 1) lines.push(`${(n * 7) % 1000}.5 USD in EUR`);
+      else if (kind === 2) lines.push(`line${n - 1} + 19%`);
+      else if (kind === 3) lines.push(`${1 + (n % 9)} h ${n % 60} min in min`);
+      else if (kind === 4) lines.push(`${n} km in m // distance`);
+      else if (kind === 5) lines.push(`item${n - 5} * 3`);
+      else if (kind === 6) lines.push(`20% off ${n}.90 CHF`);
+      else lines.push(`prev / 4`);
+    }
+    lines.push("subtotal");
+  }
+  lines.push("total");
+  return lines.slice(0, 499).concat("total");
+}
+
+const lines = sheetLines();
+const options = { rates: ECB_SNAPSHOT, precision: 20, rounding: "half-even" };
+const evaluator = new SheetEvaluator();
+let t = performance.now();
+evaluator.run(lines.join("\n"), options);
+const first = performance.now() - t;
+const firstCount = evaluator.evaluated;
+
+const target = lines.findIndex((l, i) => i > 240 && l.startsWith("item"));
+const times = [];
+const counts = [];
+for (let k = 0; k < 200; k++) {
+  const edited = [...lines];
+  edited[target] = (lines[target] ?? "").replace(
+    /(\d)\.25 EUR/,
+    `$1.${String(k % 100).padStart(2, "0")} EUR`,
+  );
+  t = performance.now();
+  evaluator.run(edited.join("\n"), options);
+  times.push(performance.now() - t);
+  counts.push(evaluator.evaluated);
+}
+times.sort((a, b) => a - b);
+counts.sort((a, b) => a - b);
+const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+console.log(`Sheet recompute (Node ${process.versions.node}, main thread, wall clock)`);
+console.log(
+  `sheet: ${lines.length} lines; first evaluation ${first.toFixed(1)} ms (${firstCount} lines evaluated)`,
+);
+console.log(
+  `one-character edit of line ${target + 1}, 200 times: median ${pct(times, 50).toFixed(2)} ms, p95 ${pct(times, 95).toFixed(2)} ms (target: median under 16 ms)`,
+);
+console.log(`lines evaluated per edit: median ${pct(counts, 50)}, max ${counts.at(-1)} of ${lines.length}`);
