@@ -42,6 +42,7 @@ const CASES: Record<string, { path: string; cap: number; headers?: Record<string
   },
   "POST v1/calculate": { path: "/api/v1/calculate", cap: BODY_CAPS.calculate },
   "POST v1/receipts/verify": { path: "/api/v1/receipts/verify", cap: BODY_CAPS.receiptVerify },
+  "POST v1/sheets/evaluate": { path: "/api/v1/sheets/evaluate", cap: BODY_CAPS.calculate },
   "POST views": { path: "/api/views", cap: BODY_CAPS.pageView },
 };
 

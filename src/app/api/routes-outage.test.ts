@@ -80,6 +80,11 @@ const CASES: Record<string, Case> = {
   "GET v1/openapi.json": { path: "/api/v1/openapi.json", outage: false },
   "GET v1/rates": { path: "/api/v1/rates", outage: true },
   "GET v1/receipt-keys": { path: "/api/v1/receipt-keys", outage: true },
+  "POST v1/sheets/evaluate": {
+    path: "/api/v1/sheets/evaluate",
+    init: json({ sheet: "1 + 2" }),
+    outage: true,
+  },
   "POST v1/receipts/verify": {
     path: "/api/v1/receipts/verify",
     init: json({ receipt: {}, signature: "x" }),

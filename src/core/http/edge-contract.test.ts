@@ -31,6 +31,7 @@ describe("the body caps shared by the edge and the route handlers", () => {
       "/api/billing/stripe-webhook",
       "/api/v1/calculate",
       "/api/v1/receipts/verify",
+      "/api/v1/sheets/evaluate",
       "/api/views",
       "/monitoring",
     ]);
@@ -45,6 +46,7 @@ describe("the body caps shared by the edge and the route handlers", () => {
     expect(bodyCapFor("/api/v1/calculate")).toBe(BODY_CAPS.calculate);
     expect(bodyCapFor("/api/v1/calculate/")).toBe(BODY_CAPS.calculate);
     expect(bodyCapFor("/api/v1/receipts/verify")).toBe(BODY_CAPS.receiptVerify);
+    expect(bodyCapFor("/api/v1/sheets/evaluate")).toBe(BODY_CAPS.calculate);
     expect(bodyCapFor("/api/views")).toBe(BODY_CAPS.pageView);
     expect(bodyCapFor("/api/billing/stripe-webhook")).toBe(BODY_CAPS.stripeWebhook);
     expect(bodyCapFor("/monitoring")).toBe(BODY_CAPS.monitoringReplay);
@@ -55,6 +57,7 @@ describe("the body caps shared by the edge and the route handlers", () => {
   it("are the ones the handlers read with (each handler's cap is derived from BODY_CAPS)", () => {
     const uses: Record<string, string> = {
       "src/app/api/v1/calculate/route.ts": "BODY_CAPS.calculate",
+      "src/app/api/v1/sheets/evaluate/route.ts": "BODY_CAPS.calculate",
       "src/app/api/views/route.ts": "BODY_CAPS.pageView",
       "src/features/billing/api/receipts.ts": "BODY_CAPS.receiptVerify",
       "src/features/billing/server/stripe-webhook.ts": "BODY_CAPS.stripeWebhook",
