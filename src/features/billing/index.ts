@@ -10,6 +10,7 @@ export { newIdempotencyKey } from "./idempotency";
 export { loadReceipt, type ReceiptFile } from "./queries";
 export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
+export { ClockRefused, runTestClock } from "./server/clock";
 export { lastBillingDetails, pendingOrder } from "./server/queries";
 export { receiptKeyOverview } from "./server/receipt-keys";
 export { sellerDetails } from "./server/seller";

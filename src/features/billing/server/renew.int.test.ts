@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -191,5 +193,42 @@ describe("the billing clock", () => {
     expect(calls.filter((c) => c.metadata.organizationId === cancelled)).toHaveLength(0);
     expect(await sub(cancelled)).toMatchObject({ status: "ended" });
     expect(await organizationPlan(t.db, cancelled, at)).toBe("free");
+  });
+});
+
+describe("npm run billing:run", () => {
+  const run = (at: string, env: Record<string, string> = {}) =>
+    promisify(execFile)(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/billing-run.ts", "--at", at],
+      { env: { ...process.env, DATABASE_URL: t.url, ...env } },
+    );
+
+  it("runs the due renewals once as of the given instant and prints one JSON line", async () => {
+    const orgId = await subscribed();
+    const at = "2026-04-15T00:00:00Z";
+    const first = await run(at);
+    const summary = JSON.parse(first.stdout.trim());
+    expect(first.stdout.trim().split("\n")).toHaveLength(1);
+    expect(summary).toMatchObject({ at: "2026-04-15T00:00:00.000Z", failed: 0, pending: 0 });
+    expect(summary.renewed).toBeGreaterThanOrEqual(1);
+    // Monthly from 31 January: the clock jumped two periods, renewed in turn (28 February, 28 March).
+    expect((await sub(orgId))?.currentPeriodEnd.toISOString()).toBe("2026-04-28T10:00:00.000Z");
+    const renewals = await t.db
+      .select({ start: orders.periodStart, status: orders.status })
+      .from(orders)
+      .where(and(eq(orders.organizationId, orgId), sql`${orders.periodStart} is not null`))
+      .orderBy(orders.periodStart);
+    expect(renewals.map((r) => [r.start?.toISOString(), r.status])).toEqual([
+      ["2026-02-28T10:00:00.000Z", "paid"],
+      ["2026-03-28T10:00:00.000Z", "paid"],
+    ]);
+    expect(JSON.parse((await run(at)).stdout)).toMatchObject({ due: 0, renewed: 0 });
+  });
+
+  it("refuses unless the offline test provider is the active one", async () => {
+    await expect(
+      run("2026-05-01T00:00:00Z", { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("offline test provider") });
   });
 });

@@ -201,9 +201,13 @@ export async function renewSubscription(
 
 export type ClockSummary = { at: string; due: number } & Record<RenewalOutcome, number>;
 
+/** A clock that jumps several periods renews them in turn, this many at most per subscription. */
+const MAX_PASSES = 36;
+
 /**
  * Runs every renewal due at `at` once: each active subscription whose period has ended and whose
- * next period has no settled renewal yet.
+ * next period has no settled renewal yet, again while renewals leave periods due (a clock that
+ * jumped several months renews each month in turn).
  */
 export async function runBillingClock(
   db: Db,
@@ -212,7 +216,35 @@ export async function runBillingClock(
   at: Date,
   options: { issuer?: string; seller?: ReceiptSeller; concurrency?: number } = {},
 ): Promise<ClockSummary> {
-  const due = await db
+  const summary: ClockSummary = {
+    at: at.toISOString(),
+    due: 0,
+    renewed: 0,
+    failed: 0,
+    ended: 0,
+    pending: 0,
+    skipped: 0,
+  };
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const due = await dueSubscriptions(db, at);
+    summary.due += due.length;
+    const renewedBefore = summary.renewed;
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < due.length; i = next++) {
+        const row = due[i];
+        if (!row) continue;
+        summary[await renewSubscription(db, provider, rates, row.organizationId, at, options)] += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    if (summary.renewed === renewedBefore) break;
+  }
+  return summary;
+}
+
+async function dueSubscriptions(db: Db, at: Date) {
+  return db
     .select({ organizationId: subscriptions.organizationId })
     .from(subscriptions)
     .where(
@@ -225,23 +257,4 @@ export async function runBillingClock(
     )
     .orderBy(subscriptions.currentPeriodEnd)
     .limit(MAX_RENEWALS_PER_RUN);
-  const summary: ClockSummary = {
-    at: at.toISOString(),
-    due: due.length,
-    renewed: 0,
-    failed: 0,
-    ended: 0,
-    pending: 0,
-    skipped: 0,
-  };
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < due.length; i = next++) {
-      const row = due[i];
-      if (!row) continue;
-      summary[await renewSubscription(db, provider, rates, row.organizationId, at, options)] += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-  return summary;
 }
