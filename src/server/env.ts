@@ -161,6 +161,8 @@ const schema = z
     SENTRY_SERVER_TRACES_SAMPLE_RATE: sampleRate(0),
     SENTRY_REPLAYS_SESSION_SAMPLE_RATE: sampleRate(0),
     SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
+    // The billing clock (renewals) runs in every app instance; "off" leaves it to other instances.
+    BILLING_CLOCK: z.enum(["on", "off"], "must be on or off").default("on"),
   })
   .superRefine((value, ctx) => {
     if (value.NODE_ENV !== "test" && value.DATABASE_MODE === "external" && !value.AUTH_SECRET) {
