@@ -26,6 +26,8 @@ const nextConfig: NextConfig = {
     "drizzle-orm",
     "postgres",
     "nodemailer",
+    // The billing clock's job engine loads its SQL migrations and config from its own package files.
+    "graphile-worker",
   ],
   // A separate build folder lets two builds of one checkout coexist (e.g. parallel test runs).
   distDir: process.env.NEXT_DIST_DIR || ".next",

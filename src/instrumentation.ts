@@ -13,6 +13,8 @@ export async function register() {
     }
     const { initServerMonitoring } = await import("./server/monitoring/sdk");
     initServerMonitoring();
+    const { startBillingClock } = await import("./features/billing/server/start");
+    await startBillingClock();
   }
   if (process.env.NEXT_RUNTIME === "edge") {
     // No database here: the edge runtime reports only when SENTRY_DSN is set (the app has no edge

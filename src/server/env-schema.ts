@@ -164,6 +164,8 @@ const fields = z.object({
   SENTRY_SERVER_TRACES_SAMPLE_RATE: sampleRate(0),
   SENTRY_REPLAYS_SESSION_SAMPLE_RATE: sampleRate(0),
   SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
+  // The billing clock (renewals) runs in every app instance; "off" leaves it to other instances.
+  BILLING_CLOCK: z.enum(["on", "off"], "must be on or off").default("on"),
 });
 
 const schema = fields.superRefine((value, ctx) => {

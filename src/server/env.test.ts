@@ -129,3 +129,14 @@ describe("billing variables", () => {
     ).toBe("sk_test_abc123");
   });
 });
+
+describe("the billing clock", () => {
+  it("runs in every instance unless turned off, and names a bad value", () => {
+    const valid = { ...base, AUTH_SECRET: "s".repeat(32) };
+    expect(parseEnv(valid).BILLING_CLOCK).toBe("on");
+    expect(parseEnv({ ...valid, BILLING_CLOCK: "off" }).BILLING_CLOCK).toBe("off");
+    expect(() => parseEnv({ ...valid, BILLING_CLOCK: "sometimes" })).toThrow(
+      /BILLING_CLOCK: must be on or off/,
+    );
+  });
+});

@@ -155,6 +155,32 @@ describe("every test card", () => {
 });
 
 describe("exactly once", () => {
+  it("calls the provider with no transaction holding the organization's lock", async () => {
+    const org = await newOrg();
+    const probe = postgres(t.url, { max: 1, onnotice: () => {} });
+    const inner = createTestProvider();
+    const lockFree: boolean[] = [];
+    const provider: PaymentProvider = {
+      id: inner.id,
+      charge: async (r) => {
+        // What a webhook of this organization would do meanwhile: take its lock, without waiting.
+        const [row] = await probe.begin(
+          (tx) =>
+            tx`select pg_try_advisory_xact_lock(hashtextextended(${`abacus:checkout:${org.id}`}, 0)) as free`,
+        );
+        lockFree.push(Boolean(row?.free));
+        return inner.charge(r);
+      },
+      chargeSaved: (r) => inner.chargeSaved(r),
+    };
+    try {
+      expect(await processCheckout(t.db, provider, rates, request(org))).toMatchObject({ status: "paid" });
+    } finally {
+      await probe.end();
+    }
+    expect(lockFree).toEqual([true]);
+  });
+
   it("charges once for 20 concurrent submits of one key, across two app instances", async () => {
     const org = await newOrg();
     // A second pool on the same database stands in for a second app instance.

@@ -1,0 +1,102 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { quickAddJob, type Runner } from "graphile-worker";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkCard } from "@/core/billing/card";
+import type { RateTable } from "@/core/money";
+import * as schema from "@/server/db/schema";
+import { member, orders, organization, subscriptions, user } from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
+import { createTestProvider } from "@/server/payments/test-provider";
+import { createTestDatabase } from "../../../../tests/support/db";
+import { processCheckout } from "./checkout";
+import { startBillingWorker } from "./worker";
+
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let rates: RateTable;
+const START = new Date("2026-01-15T08:00:00Z");
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  rates = await loadRateTable(t.db);
+  await t.db
+    .insert(user)
+    .values({ id: "u1", name: "Olivia Owner", email: "o@example.com", onboardingStep: "done" });
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+async function subscribed(n: number) {
+  const id = `org-w${n}`;
+  await t.db.insert(organization).values({ id, name: `Worker ${n}`, slug: `worker-${n}` });
+  await t.db.insert(member).values({ id: `mw-${n}`, organizationId: id, userId: "u1", role: "owner" });
+  const checked = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, START);
+  if (!checked.ok) throw new Error("bad card");
+  const outcome = await processCheckout(
+    t.db,
+    createTestProvider(),
+    rates,
+    {
+      organization: { id, name: `Worker ${n}` },
+      userId: "u1",
+      idempotencyKey: crypto.randomUUID(),
+      plan: "pro",
+      interval: "monthly",
+      currency: "USD",
+      billing: { name: `Worker ${n} LLC`, country: "US", vatId: null },
+      card: checked.card,
+    },
+    { now: () => START },
+  );
+  expect(outcome).toMatchObject({ status: "paid" });
+  return id;
+}
+
+describe("the billing clock on graphile-worker", () => {
+  it("renews every due period once with a worker on each of two instances", async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => subscribed(i + 1)));
+    const calls: SavedChargeRequest[] = [];
+    const inner = createTestProvider();
+    const provider: PaymentProvider = {
+      id: inner.id,
+      charge: (r) => inner.charge(r),
+      chargeSaved: async (r) => {
+        calls.push(r);
+        return inner.chargeSaved(r);
+      },
+    };
+    const other = postgres(t.url, { max: 5, onnotice: () => {} });
+    const deps = (db: typeof t.db) => ({ db, provider: async () => provider, rates: async () => rates });
+    const runners: Runner[] = [];
+    try {
+      runners.push(await startBillingWorker(t.url, deps(t.db), { crontab: "" }));
+      runners.push(await startBillingWorker(t.url, deps(drizzle(other, { schema })), { crontab: "" }));
+      // Two ticks at the same instant (as two instances' clocks would): each period is enqueued once.
+      const at = "2026-02-16T00:00:00.000Z";
+      await quickAddJob({ connectionString: t.url }, "billing_tick", { at });
+      await quickAddJob({ connectionString: t.url }, "billing_tick", { at });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const [left] = await t.sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs`;
+        const renewed = await t.db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(and(inArray(orders.organizationId, ids), sql`${orders.periodStart} is not null`));
+        if ((left?.n ?? 1) === 0 && renewed.length >= ids.length) break;
+        if (Date.now() > deadline) throw new Error("the workers did not finish");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+      await other.end();
+    }
+    for (const id of ids) {
+      expect(calls.filter((c) => c.metadata.organizationId === id)).toHaveLength(1);
+      const [sub] = await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, id));
+      expect(sub?.currentPeriodStart.toISOString()).toBe("2026-02-15T08:00:00.000Z");
+    }
+  });
+});

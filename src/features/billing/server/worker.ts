@@ -1,0 +1,92 @@
+import "server-only";
+import { and, eq, lte, sql } from "drizzle-orm";
+import { type Runner, run, type TaskList } from "graphile-worker";
+import type { RateTable } from "@/core/money/fx";
+import type { ReceiptSeller } from "@/core/receipts/receipt";
+import type { Db } from "@/server/db/client";
+import { orders, subscriptions } from "@/server/db/schema";
+import type { PaymentProvider } from "@/server/payments/provider";
+import { MAX_RENEWALS_PER_RUN, renewSubscription } from "./renew";
+
+/**
+ * The billing clock on graphile-worker, inside every app instance. Once a minute (graphile-worker's
+ * cron schedules each tick once, whichever instance runs it) `billing_tick` enqueues one
+ * `billing_renew` job per due subscription, keyed by subscription and period start, so ticks on
+ * several instances enqueue each period once; any instance's worker then renews it, and
+ * `renewSubscription` itself charges each period at most once.
+ */
+export const BILLING_CRONTAB = "* * * * * billing_tick";
+
+export interface BillingDeps {
+  db: Db;
+  provider: () => Promise<PaymentProvider>;
+  rates: (db: Db) => Promise<RateTable | null>;
+  receipt?: () => { issuer?: string; seller?: ReceiptSeller };
+}
+
+function instantOf(payload: unknown): Date {
+  const at = (payload as { at?: unknown } | null)?.at;
+  return typeof at === "string" && !Number.isNaN(Date.parse(at)) ? new Date(at) : new Date();
+}
+
+export function billingTasks(deps: BillingDeps): TaskList {
+  return {
+    billing_tick: async (payload, helpers) => {
+      const at = instantOf(payload);
+      const due = await deps.db
+        .select({ organizationId: subscriptions.organizationId, periodStart: subscriptions.currentPeriodEnd })
+        .from(subscriptions)
+        .where(
+          and(
+            eq(subscriptions.status, "active"),
+            lte(subscriptions.currentPeriodEnd, at),
+            sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
+                  and o.period_start = ${subscriptions.currentPeriodEnd} and o.status <> 'pending')`,
+          ),
+        )
+        .limit(MAX_RENEWALS_PER_RUN);
+      for (const row of due) {
+        await helpers.addJob(
+          "billing_renew",
+          { organizationId: row.organizationId, at: at.toISOString() },
+          {
+            jobKey: `renew:${row.organizationId}:${row.periodStart.toISOString()}`,
+            jobKeyMode: "preserve_run_at",
+            maxAttempts: 10,
+          },
+        );
+      }
+    },
+    billing_renew: async (payload) => {
+      const organizationId = (payload as { organizationId?: unknown } | null)?.organizationId;
+      if (typeof organizationId !== "string") return;
+      const outcome = await renewSubscription(
+        deps.db,
+        await deps.provider(),
+        await deps.rates(deps.db),
+        organizationId,
+        instantOf(payload),
+        deps.receipt?.() ?? {},
+      );
+      // Not known whether the money moved: graphile-worker retries later, under the same key.
+      if (outcome === "pending") throw new Error("The renewal's payment is not confirmed yet");
+    },
+  };
+}
+
+/** Starts this instance's worker: a small pool of its own, the cron tick, and the two tasks. */
+export async function startBillingWorker(
+  connectionString: string,
+  deps: BillingDeps,
+  options: { crontab?: string; concurrency?: number } = {},
+): Promise<Runner> {
+  return run({
+    connectionString,
+    concurrency: options.concurrency ?? 2,
+    maxPoolSize: 3,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    taskList: billingTasks(deps),
+    crontab: options.crontab ?? BILLING_CRONTAB,
+  });
+}
