@@ -4,6 +4,7 @@ import { ImpersonationBanner } from "@/components/shell/impersonation-banner";
 import { Providers } from "@/components/shell/providers";
 import { SiteFooter } from "@/components/shell/site-footer";
 import { SiteHeader } from "@/components/shell/site-header";
+import { viewerHintScript } from "@/components/shell/viewer-hint";
 import { earlyClickScript } from "@/components/ui/early-click";
 import { stopImpersonatingAction } from "@/features/admin";
 import { Analytics } from "@/features/monitoring/analytics";
@@ -42,8 +43,8 @@ export default function RootLayout({
     // next-themes sets the class before first paint; the attribute differs from the server's.
     <html lang="en" className={inter.variable} suppressHydrationWarning>
       <body className="flex min-h-dvh flex-col font-sans">
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours (components/ui/early-click.ts), no input */}
-        <script dangerouslySetInnerHTML={{ __html: earlyClickScript }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: constants of ours (ui/early-click.ts, shell/viewer-hint.ts), no input */}
+        <script dangerouslySetInnerHTML={{ __html: `${earlyClickScript};${viewerHintScript}` }} />
         <Providers>
           <a
             href="#main"

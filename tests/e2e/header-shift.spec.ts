@@ -60,3 +60,26 @@ test("app pages draw the signed-in header in their first HTML", async ({ page })
     expect(header, path).toContain("Demo Company");
   }
 });
+
+test("a static page draws a signed-in visitor's controls before any of its scripts run", async ({ page }) => {
+  await signIn(page, demo.owner);
+  // A signed-in page teaches the browser what the header shows.
+  await page.goto("/dashboard");
+  await expect
+    .poll(async () => (await page.context().cookies()).some((cookie) => cookie.name === "abacus_viewer"))
+    .toBe(true);
+  // No script file of the page may run: only what the first HTML and its inline script draw counts.
+  await page.route("**/_next/static/**", (route) =>
+    route.request().resourceType() === "script" ? route.abort() : route.continue(),
+  );
+  for (const path of ["/pricing", "/docs"]) {
+    await page.goto(path);
+    const header = page.locator("header");
+    const drawn = (selector: string) =>
+      header.locator(selector).evaluate((el) => getComputedStyle(el, "::before").content);
+    await expect(header.locator(".viewer-initials")).toBeVisible();
+    expect(await drawn(".viewer-initials"), path).toBe('"OO"');
+    expect(await drawn(".viewer-org"), path).toBe('"Demo Company"');
+    await expect(header.getByRole("link", { name: "Sign in" })).toBeHidden();
+  }
+});

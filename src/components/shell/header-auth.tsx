@@ -1,5 +1,6 @@
 "use client";
 
+import { Building2, ChevronsUpDown } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import type { ComponentType } from "react";
@@ -11,7 +12,7 @@ import { type MeSummary, useViewer, type ViewerState } from "./viewer-store";
 // (App pages draw them with the page: header-auth-drawn.tsx imports them statically.)
 const LazyMenus = dynamic(() => import("./signed-in-menus").then((m) => m.SignedInMenus), {
   ssr: false,
-  loading: () => <div className="h-9" aria-hidden />,
+  loading: () => <SignedInStandIn />,
 });
 
 // One fixed-width, right-aligned box for every state (loading, signed out, signed in), so the
@@ -55,8 +56,9 @@ export function AccountArea({
   return (
     <>
       <div className={AREA}>
-        {viewer.status === "signed-out" ? (
-          <>
+        {viewer.status === "loading" ? <SignedInStandIn hinted /> : null}
+        {viewer.status === "signed-out" || viewer.status === "loading" ? (
+          <div className={viewer.status === "loading" ? "viewer-out contents" : "contents"}>
             <Link
               href="/sign-in"
               className="inline-flex h-8 items-center rounded-md px-3 text-[13px] font-medium hover:bg-muted"
@@ -69,10 +71,33 @@ export function AccountArea({
             >
               Get started
             </Link>
-          </>
+          </div>
         ) : null}
       </div>
       <MobileMenu authLinks={viewer.status === "signed-out" ? signedOutLinks : []} />
     </>
+  );
+}
+
+/**
+ * The signed-in controls as they look before they work: the organization button with its name and
+ * the account button with the initials, at the real menus' size, so the menus replace it in place.
+ * The names come from the viewer hint (./viewer-hint.ts) through CSS variables, so a static page
+ * draws them in its first paint. `hinted`: shown only while the hint says someone is signed in.
+ */
+function SignedInStandIn({ hinted = false }: { hinted?: boolean }) {
+  const box =
+    "inline-flex h-9 items-center gap-2 rounded-md border border-border px-2.5 text-sm text-foreground";
+  return (
+    <div className={hinted ? "viewer-in contents" : "contents"} aria-hidden>
+      <span className={box}>
+        <Building2 className="size-4 shrink-0 text-muted-foreground" />
+        <span className="viewer-org hidden max-w-36 truncate lg:inline" />
+        <ChevronsUpDown className="size-3.5 shrink-0 text-muted-foreground" />
+      </span>
+      <span className={`${box} px-1.5`}>
+        <span className="viewer-initials grid size-6 place-items-center rounded-full bg-accent text-[11px] font-semibold text-accent-foreground" />
+      </span>
+    </div>
   );
 }

@@ -12,15 +12,11 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { OrgSwitcher } from "./org-switcher";
 import { signOutAndLeave } from "./sign-out";
+import { initials } from "./viewer-hint-client";
 import type { MeSummary } from "./viewer-store";
 
 const trigger =
   "inline-flex h-9 items-center gap-2 rounded-md border border-border px-2.5 text-sm hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring";
-
-function initials(name: string) {
-  const parts = name.trim().split(/\s+/);
-  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts.at(-1)?.[0] ?? "") : "")).toUpperCase() || "?";
-}
 
 export function SignedInMenus({ me }: { me: MeSummary }) {
   return (

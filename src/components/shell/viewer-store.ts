@@ -3,6 +3,7 @@
 import { useSyncExternalStore } from "react";
 
 import type { MeSummary } from "@/core/auth/me";
+import { initials, rememberViewer } from "./viewer-hint-client";
 
 export type { MeSummary };
 
@@ -21,6 +22,11 @@ let inflight: Promise<void> | null = null;
 
 function set(next: State) {
   state = next;
+  if (next.status === "signed-in") {
+    const { me } = next;
+    const active = me.organizations.find((org) => org.id === me.activeOrganizationId);
+    rememberViewer({ organization: active?.name ?? "No organization", initials: initials(me.user.name) });
+  } else if (next.status === "signed-out") rememberViewer(null);
   for (const listener of listeners) listener();
 }
 
