@@ -90,6 +90,7 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "Certificates",
     "PEM/ASN.1 inspector",
     "JWT and JOSE",
+    "OpenSSH keys",
     "One-time passwords",
     "Verify receipt",
   ]) {
@@ -562,6 +563,7 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     otpSecret: "ZQXOTPSECRETFOURFOURTWO2",
     joseClaim: "zqx-jose-claim-3318",
     joseSecret: "zqx-jose-secret-9051",
+    sshComment: "zqx-ssh-comment-7702",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -694,8 +696,18 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await expect(result(t, "Signed token (JWS)")).toHaveText(/^eyJ/);
   const jws = (await result(t, "Signed token (JWS)").textContent()) ?? "";
 
+  t = await open("OpenSSH keys", "ssh");
+  await t.getByLabel("Key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await chooseOption(t.getByLabel("Write as"), "OpenSSH private key (ssh-keygen's format)");
+  await t.getByLabel("Comment (optional)").fill(secrets.sshComment);
+  await t.getByRole("button", { name: "Convert", exact: true }).click();
+  await expect(result(t, "OpenSSH private key")).toContainText("-----BEGIN OPENSSH PRIVATE KEY-----");
+  const sshKey = ((await result(t, "OpenSSH private key").textContent()) ?? "").split("\n")[1] ?? "";
+
   const needles = [
     ...Object.values(secrets),
+    sshKey,
     otpCode,
     jws,
     jws.split(".")[1] ?? "",
@@ -1495,4 +1507,33 @@ s = jws.JWS(); s.deserialize(sys.stdin.read().strip()); s.verify(k, alg="ES256")
       ours,
     ),
   ).toBe(claims);
+});
+
+test("OpenSSH keys: ssh-keygen's encrypted key gives its fingerprints; the key written here opens in ssh-keygen", async ({
+  page,
+}) => {
+  const file = path.join(tmp, "e2e_ed25519");
+  execFileSync("ssh-keygen", ["-t", "ed25519", "-f", file, "-N", "pass phrase", "-C", "ada@example", "-q"]);
+  const keygen = (args: string[]) => execFileSync("ssh-keygen", args, { encoding: "utf8" }).trim();
+  await openTool(page, "ssh");
+  const tool = page.locator('[data-tool="ssh"]');
+  await tool.getByLabel("Key", { exact: true }).fill(readFileSync(file, "utf8"));
+  await tool.getByRole("button", { name: "Read key", exact: true }).click();
+  await expect(await errorOf(tool.getByLabel("Passphrase (if the key is encrypted)"))).toContainText(
+    "Passphrase required",
+  );
+  await tool.getByLabel("Passphrase (if the key is encrypted)").fill("pass phrase");
+  await tool.getByRole("button", { name: "Read key", exact: true }).click();
+  const out = result(tool, "SSH key");
+  await expect(out).toContainText(keygen(["-l", "-E", "sha256", "-f", `${file}.pub`]));
+  await expect(out).toContainText(keygen(["-l", "-E", "md5", "-f", `${file}.pub`]).split(" ")[1] ?? "MD5:");
+
+  await chooseOption(tool.getByLabel("Write as"), "OpenSSH private key (ssh-keygen's format)");
+  await tool.getByLabel("New passphrase (optional)").fill("other");
+  await tool.getByRole("button", { name: "Convert", exact: true }).click();
+  const written = result(tool, "OpenSSH private key (encrypted)");
+  await expect(written).toContainText("-----END OPENSSH PRIVATE KEY-----");
+  const ours = path.join(tmp, "e2e_ours");
+  writeFileSync(ours, `${(await written.textContent()) ?? ""}`, { mode: 0o600 });
+  expect(keygen(["-y", "-P", "other", "-f", ours])).toBe(readFileSync(`${file}.pub`, "utf8").trim());
 });

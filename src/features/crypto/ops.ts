@@ -21,6 +21,7 @@ import { ops as pbkdf2 } from "./tools/pbkdf2/op";
 import { ops as random } from "./tools/random/op";
 import { ops as rsa } from "./tools/rsa/op";
 import { ops as sign } from "./tools/sign/op";
+import { ops as ssh } from "./tools/ssh/op";
 
 // biome-ignore lint/suspicious/noExplicitAny: an operation's argument type is its own
 type Operation = (args: any, ctx?: any) => unknown;
@@ -42,6 +43,7 @@ export const opsByTool = {
   inspect,
   jose,
   otp,
+  ssh,
   receipt: {},
 } satisfies Record<string, Record<string, Operation>>;
 

@@ -21,6 +21,7 @@ import {
   Shuffle,
   Signature,
   Split,
+  Terminal,
   TimerReset,
 } from "lucide-react";
 import type { ComponentType } from "react";
@@ -49,6 +50,7 @@ export const TOOLS = [
   { id: "certs", label: "Certificates", icon: FileBadge, form: () => import("./certificates/form") },
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, form: () => import("./inspect/form") },
   { id: "jose", label: "JWT and JOSE", icon: Braces, form: () => import("./jose/form") },
+  { id: "ssh", label: "OpenSSH keys", icon: Terminal, form: () => import("./ssh/form") },
   { id: "otp", label: "One-time passwords", icon: TimerReset, form: () => import("./otp/form") },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, form: () => import("./receipt/form") },
 ] as const satisfies readonly ToolEntry[];
