@@ -91,6 +91,7 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "PEM/ASN.1 inspector",
     "JWT and JOSE",
     "OpenSSH keys",
+    "PKCS#12 / PFX",
     "One-time passwords",
     "Verify receipt",
   ]) {
@@ -564,6 +565,7 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     joseClaim: "zqx-jose-claim-3318",
     joseSecret: "zqx-jose-secret-9051",
     sshComment: "zqx-ssh-comment-7702",
+    p12Password: "zqx-p12-password-5830",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -704,6 +706,14 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByRole("button", { name: "Convert", exact: true }).click();
   await expect(result(t, "OpenSSH private key")).toContainText("-----BEGIN OPENSSH PRIVATE KEY-----");
   const sshKey = ((await result(t, "OpenSSH private key").textContent()) ?? "").split("\n")[1] ?? "";
+
+  t = await open("PKCS#12 / PFX", "pkcs12");
+  await t.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await t.getByLabel("Certificates, leaf first").fill(certPem);
+  await t.getByLabel("Password for the file").fill(secrets.p12Password);
+  await t.getByRole("button", { name: "Make file", exact: true }).click();
+  await expect(t.getByRole("button", { name: /Download pkcs#12 file/i })).toBeVisible();
 
   const needles = [
     ...Object.values(secrets),
@@ -1536,4 +1546,69 @@ test("OpenSSH keys: ssh-keygen's encrypted key gives its fingerprints; the key w
   const ours = path.join(tmp, "e2e_ours");
   writeFileSync(ours, `${(await written.textContent()) ?? ""}`, { mode: 0o600 });
   expect(keygen(["-y", "-P", "other", "-f", ours])).toBe(readFileSync(`${file}.pub`, "utf8").trim());
+});
+
+test("PKCS#12: an openssl -legacy file opens with its password; the file made here opens in openssl", async ({
+  page,
+}) => {
+  const key = path.join(tmp, "p12-e2e.key");
+  const cert = path.join(tmp, "p12-e2e.pem");
+  openssl([
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    key,
+    "-subj",
+    "/CN=p12 e2e",
+    "-days",
+    "5",
+    "-out",
+    cert,
+  ]);
+  const legacy = path.join(tmp, "legacy.p12");
+  openssl([
+    "pkcs12",
+    "-export",
+    "-legacy",
+    "-inkey",
+    key,
+    "-in",
+    cert,
+    "-name",
+    "e2e key",
+    "-passout",
+    "pass:old pw",
+    "-out",
+    legacy,
+  ]);
+
+  await openTool(page, "pkcs12");
+  const tool = page.locator('[data-tool="pkcs12"]');
+  const open = tool.getByRole("form", { name: "Open a PKCS#12 file" });
+  await open.getByLabel("PKCS#12 file (.p12, .pfx)").setInputFiles(legacy);
+  await open.getByLabel("Password", { exact: true }).fill("wrong");
+  await open.getByRole("button", { name: "Open", exact: true }).click();
+  await expect(await errorOf(open.getByLabel("Password", { exact: true }))).toContainText("Wrong password");
+  await open.getByLabel("Password", { exact: true }).fill("old pw");
+  await open.getByRole("button", { name: "Open", exact: true }).click();
+  const contents = result(open, "PKCS#12 contents");
+  await expect(contents).toContainText("openssl pkcs12 -legacy");
+  await expect(contents).toContainText(readFileSync(cert, "utf8").split("\n")[1] ?? "");
+  await expect(contents).toContainText("Certificate 1: CN=p12 e2e");
+
+  const make = tool.getByRole("form", { name: "Make a PKCS#12 file" });
+  await make.getByLabel("Private key", { exact: true }).fill(readFileSync(key, "utf8"));
+  await make.getByLabel("Certificates, leaf first").fill(readFileSync(cert, "utf8"));
+  await make.getByLabel("Password for the file").fill("new pw");
+  await make.getByRole("button", { name: "Make file", exact: true }).click();
+  const download = page.waitForEvent("download");
+  await make.getByRole("button", { name: /Download pkcs#12 file/i }).click();
+  const saved = path.join(tmp, "made.p12");
+  await (await download).saveAs(saved);
+  const out = openssl(["pkcs12", "-in", saved, "-passin", "pass:new pw", "-nodes"]).toString();
+  expect(out).toContain(readFileSync(cert, "utf8").trim());
+  expect(out).toContain("-----BEGIN PRIVATE KEY-----");
 });

@@ -18,6 +18,7 @@ import { ops as jose } from "./tools/jose/op";
 import { ops as keys } from "./tools/keygen/op";
 import { ops as otp } from "./tools/otp/op";
 import { ops as pbkdf2 } from "./tools/pbkdf2/op";
+import { ops as pkcs12 } from "./tools/pkcs12/op";
 import { ops as random } from "./tools/random/op";
 import { ops as rsa } from "./tools/rsa/op";
 import { ops as sign } from "./tools/sign/op";
@@ -44,6 +45,7 @@ export const opsByTool = {
   jose,
   otp,
   ssh,
+  pkcs12,
   receipt: {},
 } satisfies Record<string, Record<string, Operation>>;
 

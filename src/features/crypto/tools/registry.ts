@@ -17,6 +17,7 @@ import {
   Lock,
   LockKeyhole,
   type LucideIcon,
+  Package,
   ReceiptText,
   Shuffle,
   Signature,
@@ -51,6 +52,7 @@ export const TOOLS = [
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, form: () => import("./inspect/form") },
   { id: "jose", label: "JWT and JOSE", icon: Braces, form: () => import("./jose/form") },
   { id: "ssh", label: "OpenSSH keys", icon: Terminal, form: () => import("./ssh/form") },
+  { id: "pkcs12", label: "PKCS#12 / PFX", icon: Package, form: () => import("./pkcs12/form") },
   { id: "otp", label: "One-time passwords", icon: TimerReset, form: () => import("./otp/form") },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, form: () => import("./receipt/form") },
 ] as const satisfies readonly ToolEntry[];
