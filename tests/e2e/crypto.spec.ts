@@ -93,6 +93,7 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "OpenSSH keys",
     "PKCS#12 / PFX",
     "One-time passwords",
+    "Recipes",
     "Verify receipt",
   ]) {
     await expect(nav.getByRole("link", { name })).toBeVisible();
@@ -566,6 +567,8 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     joseSecret: "zqx-jose-secret-9051",
     sshComment: "zqx-ssh-comment-7702",
     p12Password: "zqx-p12-password-5830",
+    recipeInput: "zqx-recipe-input-4471",
+    recipePassword: "zqx-recipe-password-2209",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -715,8 +718,23 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await t.getByRole("button", { name: "Make file", exact: true }).click();
   await expect(t.getByRole("button", { name: /Download pkcs#12 file/i })).toBeVisible();
 
+  t = await open("Recipes", "recipe");
+  await t.getByLabel("Input", { exact: true }).fill(secrets.recipeInput);
+  await chooseOption(t.getByLabel("Add a step"), "Encrypt (openssl enc -pbkdf2)");
+  await t.getByRole("button", { name: "Add step" }).click();
+  await t.getByLabel("Password", { exact: true }).fill(secrets.recipePassword);
+  await t.getByLabel("Salt (8 bytes hex, -S)").fill("0011223344556677");
+  await t.getByRole("button", { name: "Run recipe" }).click();
+  await expect(result(t, "Recipe output (hex)")).toHaveText(/^[0-9a-f]{32,}$/);
+  const recipeOut = (await result(t, "Recipe output (hex)").textContent()) ?? "";
+  await t.getByRole("button", { name: "Copy link" }).click();
+  await expect(page).toHaveURL(/#recipe=/);
+  // Without the switch, the link holds the steps but not the input.
+  expect(decodeURIComponent(page.url())).not.toContain(secrets.recipeInput);
+
   const needles = [
     ...Object.values(secrets),
+    recipeOut,
     sshKey,
     otpCode,
     jws,
@@ -1611,4 +1629,40 @@ test("PKCS#12: an openssl -legacy file opens with its password; the file made he
   const out = openssl(["pkcs12", "-in", saved, "-passin", "pass:new pw", "-nodes"]).toString();
   expect(out).toContain(readFileSync(cert, "utf8").trim());
   expect(out).toContain("-----BEGIN PRIVATE KEY-----");
+});
+
+test("recipes: hash then Base64 is what openssl gives; the link reopens the recipe, the input only if asked", async ({
+  page,
+}) => {
+  await openTool(page, "recipe");
+  const tool = page.locator('[data-tool="recipe"]');
+  await tool.getByLabel("Input", { exact: true }).fill("Ada Lovelace");
+  await tool.getByRole("button", { name: "Run recipe" }).click();
+  const expected = execFileSync("bash", [
+    "-c",
+    "printf 'Ada Lovelace' | openssl dgst -sha256 -binary | basenc --base64 -w0",
+  ]).toString();
+  await expect(result(tool, "Recipe output (hex)")).toHaveText(Buffer.from(expected).toString("hex"));
+  // The shell line shown is the one that gives it.
+  await tool.getByLabel("Put the input in the link and the shell line too").check();
+  const shell = (await tool.locator("pre").textContent()) ?? "";
+  expect(execFileSync("bash", ["-o", "pipefail", "-c", shell]).toString()).toBe(expected);
+
+  await tool.getByRole("button", { name: "Copy link" }).click();
+  await expect(page).toHaveURL(/#recipe=/);
+  const withInput = page.url();
+  await tool.getByLabel("Put the input in the link and the shell line too").uncheck();
+  await tool.getByRole("button", { name: "Copy link" }).click();
+  const withoutInput = page.url();
+  expect(withoutInput).not.toBe(withInput);
+
+  await page.goto(withoutInput);
+  await page.reload();
+  await expect(page.locator('[data-tool="recipe"]').getByLabel("Input", { exact: true })).toHaveValue("");
+  await expect(page.locator('[data-tool="recipe"]').getByText("2. To Base64")).toBeVisible();
+  await page.goto(withInput);
+  await page.reload();
+  await expect(page.locator('[data-tool="recipe"]').getByLabel("Input", { exact: true })).toHaveValue(
+    "Ada Lovelace",
+  );
 });

@@ -20,6 +20,7 @@ import { ops as otp } from "./tools/otp/op";
 import { ops as pbkdf2 } from "./tools/pbkdf2/op";
 import { ops as pkcs12 } from "./tools/pkcs12/op";
 import { ops as random } from "./tools/random/op";
+import { ops as recipe } from "./tools/recipe/op";
 import { ops as rsa } from "./tools/rsa/op";
 import { ops as sign } from "./tools/sign/op";
 import { ops as ssh } from "./tools/ssh/op";
@@ -46,6 +47,7 @@ export const opsByTool = {
   otp,
   ssh,
   pkcs12,
+  recipe,
   receipt: {},
 } satisfies Record<string, Record<string, Operation>>;
 

@@ -14,6 +14,7 @@ import {
   Hash,
   KeyRound,
   KeySquare,
+  ListOrdered,
   Lock,
   LockKeyhole,
   type LucideIcon,
@@ -54,6 +55,7 @@ export const TOOLS = [
   { id: "ssh", label: "OpenSSH keys", icon: Terminal, form: () => import("./ssh/form") },
   { id: "pkcs12", label: "PKCS#12 / PFX", icon: Package, form: () => import("./pkcs12/form") },
   { id: "otp", label: "One-time passwords", icon: TimerReset, form: () => import("./otp/form") },
+  { id: "recipe", label: "Recipes", icon: ListOrdered, form: () => import("./recipe/form") },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, form: () => import("./receipt/form") },
 ] as const satisfies readonly ToolEntry[];
 
