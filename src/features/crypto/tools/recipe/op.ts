@@ -27,6 +27,17 @@ function whole(n: number, min: number, max: number, field: string, what: string)
   return n;
 }
 
+/** openssl enc -pbkdf2 -md sha256 -iter N -pass pass:… as the core's key. */
+function passwordKey(step: { password: string; iter: number }, field: string) {
+  return {
+    kind: "password" as const,
+    password: step.password,
+    kdf: "pbkdf2" as const,
+    hash: "SHA-256" as const,
+    iterations: whole(step.iter, 1, RECIPE_MAX_ITER, field, "Iterations"),
+  };
+}
+
 async function runStep(step: Step, input: Uint8Array, i: number): Promise<Uint8Array> {
   const field = `step-${i}`;
   const fail = (e: unknown): never => {
@@ -55,29 +66,12 @@ async function runStep(step: Step, input: Uint8Array, i: number): Promise<Uint8A
       case "fromHex":
         return c.hexToBytes(c.bytesToUtf8(input, false));
       case "encrypt": {
-        const iterations = whole(step.iter, 1, RECIPE_MAX_ITER, field, "Iterations");
         const salt = hexBytes(step.salt, field);
         if (salt.length !== 8) fail(new Error("the salt is 8 bytes of hex (openssl enc -S)"));
-        const key = {
-          kind: "password" as const,
-          password: step.password,
-          kdf: "pbkdf2" as const,
-          hash: "SHA-256" as const,
-          iterations,
-          salt,
-        };
-        return (await c.symmetricEncrypt(step.cipher, input, key)).output;
+        return (await c.symmetricEncrypt(step.cipher, input, { ...passwordKey(step, field), salt })).output;
       }
       case "decrypt": {
-        const iterations = whole(step.iter, 1, RECIPE_MAX_ITER, field, "Iterations");
-        const key = {
-          kind: "password" as const,
-          password: step.password,
-          kdf: "pbkdf2" as const,
-          hash: "SHA-256" as const,
-          iterations,
-        };
-        return (await c.symmetricDecryptDetailed(step.cipher, input, key, {})).output;
+        return (await c.symmetricDecryptDetailed(step.cipher, input, passwordKey(step, field), {})).output;
       }
       case "pbkdf2":
         return await c.pbkdf2({
