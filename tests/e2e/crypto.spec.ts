@@ -548,7 +548,8 @@ test("inspector: a certificate made by openssl shows its subject, SANs and finge
 });
 
 test("no request carries what is typed into the tools", async ({ page }) => {
-  test.setTimeout(90_000);
+  // Nineteen tools, two of them bcrypt- or PBKDF2-bound by design.
+  test.setTimeout(240_000);
   const secrets = {
     hash: "zqx-hash-input-5521",
     hmacKey: "zqx-hmac-key-8830",
@@ -707,7 +708,9 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await chooseOption(t.getByLabel("Write as"), "OpenSSH private key (ssh-keygen's format)");
   await t.getByLabel("Comment (optional)").fill(secrets.sshComment);
   await t.getByRole("button", { name: "Convert", exact: true }).click();
-  await expect(result(t, "OpenSSH private key")).toContainText("-----BEGIN OPENSSH PRIVATE KEY-----");
+  await expect(result(t, "OpenSSH private key")).toContainText("-----BEGIN OPENSSH PRIVATE KEY-----", {
+    timeout: 30_000,
+  });
   const sshKey = ((await result(t, "OpenSSH private key").textContent()) ?? "").split("\n")[1] ?? "";
 
   t = await open("PKCS#12 / PFX", "pkcs12");
@@ -1560,7 +1563,8 @@ test("OpenSSH keys: ssh-keygen's encrypted key gives its fingerprints; the key w
   await tool.getByLabel("New passphrase (optional)").fill("other");
   await tool.getByRole("button", { name: "Convert", exact: true }).click();
   const written = result(tool, "OpenSSH private key (encrypted)");
-  await expect(written).toContainText("-----END OPENSSH PRIVATE KEY-----");
+  // Opening and re-encrypting each run bcrypt_pbkdf (16 rounds, slow by design).
+  await expect(written).toContainText("-----END OPENSSH PRIVATE KEY-----", { timeout: 30_000 });
   const ours = path.join(tmp, "e2e_ours");
   writeFileSync(ours, `${(await written.textContent()) ?? ""}`, { mode: 0o600 });
   expect(keygen(["-y", "-P", "other", "-f", ours])).toBe(readFileSync(`${file}.pub`, "utf8").trim());
