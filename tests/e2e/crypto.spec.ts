@@ -90,7 +90,10 @@ test("tools are listed, the chosen one is kept in the URL without a server round
     "Certificates",
     "PEM/ASN.1 inspector",
     "JWT and JOSE",
+    "OpenSSH keys",
+    "PKCS#12 / PFX",
     "One-time passwords",
+    "Recipes",
     "Verify receipt",
   ]) {
     await expect(nav.getByRole("link", { name })).toBeVisible();
@@ -545,7 +548,8 @@ test("inspector: a certificate made by openssl shows its subject, SANs and finge
 });
 
 test("no request carries what is typed into the tools", async ({ page }) => {
-  test.setTimeout(90_000);
+  // Nineteen tools, two of them bcrypt- or PBKDF2-bound by design.
+  test.setTimeout(240_000);
   const secrets = {
     hash: "zqx-hash-input-5521",
     hmacKey: "zqx-hmac-key-8830",
@@ -562,6 +566,10 @@ test("no request carries what is typed into the tools", async ({ page }) => {
     otpSecret: "ZQXOTPSECRETFOURFOURTWO2",
     joseClaim: "zqx-jose-claim-3318",
     joseSecret: "zqx-jose-secret-9051",
+    sshComment: "zqx-ssh-comment-7702",
+    p12Password: "zqx-p12-password-5830",
+    recipeInput: "zqx-recipe-input-4471",
+    recipePassword: "zqx-recipe-password-2209",
   };
   const seen: string[] = [];
   const violations: string[] = [];
@@ -694,8 +702,43 @@ test("no request carries what is typed into the tools", async ({ page }) => {
   await expect(result(t, "Signed token (JWS)")).toHaveText(/^eyJ/);
   const jws = (await result(t, "Signed token (JWS)").textContent()) ?? "";
 
+  t = await open("OpenSSH keys", "ssh");
+  await t.getByLabel("Key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await chooseOption(t.getByLabel("Write as"), "OpenSSH private key (ssh-keygen's format)");
+  await t.getByLabel("Comment (optional)").fill(secrets.sshComment);
+  await t.getByRole("button", { name: "Convert", exact: true }).click();
+  await expect(result(t, "OpenSSH private key")).toContainText("-----BEGIN OPENSSH PRIVATE KEY-----", {
+    timeout: 30_000,
+  });
+  const sshKey = ((await result(t, "OpenSSH private key").textContent()) ?? "").split("\n")[1] ?? "";
+
+  t = await open("PKCS#12 / PFX", "pkcs12");
+  await t.getByLabel("Private key", { exact: true }).fill(privatePem);
+  await t.getByLabel("Passphrase (if the key is encrypted)").fill(secrets.hmacKey);
+  await t.getByLabel("Certificates, leaf first").fill(certPem);
+  await t.getByLabel("Password for the file").fill(secrets.p12Password);
+  await t.getByRole("button", { name: "Make file", exact: true }).click();
+  await expect(t.getByRole("button", { name: /Download pkcs#12 file/i })).toBeVisible();
+
+  t = await open("Recipes", "recipe");
+  await t.getByLabel("Input", { exact: true }).fill(secrets.recipeInput);
+  await chooseOption(t.getByLabel("Add a step"), "Encrypt (openssl enc -pbkdf2)");
+  await t.getByRole("button", { name: "Add step" }).click();
+  await t.getByLabel("Password", { exact: true }).fill(secrets.recipePassword);
+  await t.getByLabel("Salt (8 bytes hex, -S)").fill("0011223344556677");
+  await t.getByRole("button", { name: "Run recipe" }).click();
+  await expect(result(t, "Recipe output (hex)")).toHaveText(/^[0-9a-f]{32,}$/);
+  const recipeOut = (await result(t, "Recipe output (hex)").textContent()) ?? "";
+  await t.getByRole("button", { name: "Copy link" }).click();
+  await expect(page).toHaveURL(/#recipe=/);
+  // Without the switch, the link holds the steps but not the input.
+  expect(decodeURIComponent(page.url())).not.toContain(secrets.recipeInput);
+
   const needles = [
     ...Object.values(secrets),
+    recipeOut,
+    sshKey,
     otpCode,
     jws,
     jws.split(".")[1] ?? "",
@@ -1495,4 +1538,135 @@ s = jws.JWS(); s.deserialize(sys.stdin.read().strip()); s.verify(k, alg="ES256")
       ours,
     ),
   ).toBe(claims);
+});
+
+test("OpenSSH keys: ssh-keygen's encrypted key gives its fingerprints; the key written here opens in ssh-keygen", async ({
+  page,
+}) => {
+  const file = path.join(tmp, "e2e_ed25519");
+  execFileSync("ssh-keygen", ["-t", "ed25519", "-f", file, "-N", "pass phrase", "-C", "ada@example", "-q"]);
+  const keygen = (args: string[]) => execFileSync("ssh-keygen", args, { encoding: "utf8" }).trim();
+  await openTool(page, "ssh");
+  const tool = page.locator('[data-tool="ssh"]');
+  await tool.getByLabel("Key", { exact: true }).fill(readFileSync(file, "utf8"));
+  await tool.getByRole("button", { name: "Read key", exact: true }).click();
+  await expect(await errorOf(tool.getByLabel("Passphrase (if the key is encrypted)"))).toContainText(
+    "Passphrase required",
+  );
+  await tool.getByLabel("Passphrase (if the key is encrypted)").fill("pass phrase");
+  await tool.getByRole("button", { name: "Read key", exact: true }).click();
+  const out = result(tool, "SSH key");
+  await expect(out).toContainText(keygen(["-l", "-E", "sha256", "-f", `${file}.pub`]));
+  await expect(out).toContainText(keygen(["-l", "-E", "md5", "-f", `${file}.pub`]).split(" ")[1] ?? "MD5:");
+
+  await chooseOption(tool.getByLabel("Write as"), "OpenSSH private key (ssh-keygen's format)");
+  await tool.getByLabel("New passphrase (optional)").fill("other");
+  await tool.getByRole("button", { name: "Convert", exact: true }).click();
+  const written = result(tool, "OpenSSH private key (encrypted)");
+  // Opening and re-encrypting each run bcrypt_pbkdf (16 rounds, slow by design).
+  await expect(written).toContainText("-----END OPENSSH PRIVATE KEY-----", { timeout: 30_000 });
+  const ours = path.join(tmp, "e2e_ours");
+  writeFileSync(ours, `${(await written.textContent()) ?? ""}`, { mode: 0o600 });
+  expect(keygen(["-y", "-P", "other", "-f", ours])).toBe(readFileSync(`${file}.pub`, "utf8").trim());
+});
+
+test("PKCS#12: an openssl -legacy file opens with its password; the file made here opens in openssl", async ({
+  page,
+}) => {
+  const key = path.join(tmp, "p12-e2e.key");
+  const cert = path.join(tmp, "p12-e2e.pem");
+  openssl([
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    key,
+    "-subj",
+    "/CN=p12 e2e",
+    "-days",
+    "5",
+    "-out",
+    cert,
+  ]);
+  const legacy = path.join(tmp, "legacy.p12");
+  openssl([
+    "pkcs12",
+    "-export",
+    "-legacy",
+    "-inkey",
+    key,
+    "-in",
+    cert,
+    "-name",
+    "e2e key",
+    "-passout",
+    "pass:old pw",
+    "-out",
+    legacy,
+  ]);
+
+  await openTool(page, "pkcs12");
+  const tool = page.locator('[data-tool="pkcs12"]');
+  const open = tool.getByRole("form", { name: "Open a PKCS#12 file" });
+  await open.getByLabel("PKCS#12 file (.p12, .pfx)").setInputFiles(legacy);
+  await open.getByLabel("Password", { exact: true }).fill("wrong");
+  await open.getByRole("button", { name: "Open", exact: true }).click();
+  await expect(await errorOf(open.getByLabel("Password", { exact: true }))).toContainText("Wrong password");
+  await open.getByLabel("Password", { exact: true }).fill("old pw");
+  await open.getByRole("button", { name: "Open", exact: true }).click();
+  const contents = result(open, "PKCS#12 contents");
+  await expect(contents).toContainText("openssl pkcs12 -legacy");
+  await expect(contents).toContainText(readFileSync(cert, "utf8").split("\n")[1] ?? "");
+  await expect(contents).toContainText("Certificate 1: CN=p12 e2e");
+
+  const make = tool.getByRole("form", { name: "Make a PKCS#12 file" });
+  await make.getByLabel("Private key", { exact: true }).fill(readFileSync(key, "utf8"));
+  await make.getByLabel("Certificates, leaf first").fill(readFileSync(cert, "utf8"));
+  await make.getByLabel("Password for the file").fill("new pw");
+  await make.getByRole("button", { name: "Make file", exact: true }).click();
+  const download = page.waitForEvent("download");
+  await make.getByRole("button", { name: /Download pkcs#12 file/i }).click();
+  const saved = path.join(tmp, "made.p12");
+  await (await download).saveAs(saved);
+  const out = openssl(["pkcs12", "-in", saved, "-passin", "pass:new pw", "-nodes"]).toString();
+  expect(out).toContain(readFileSync(cert, "utf8").trim());
+  expect(out).toContain("-----BEGIN PRIVATE KEY-----");
+});
+
+test("recipes: hash then Base64 is what openssl gives; the link reopens the recipe, the input only if asked", async ({
+  page,
+}) => {
+  await openTool(page, "recipe");
+  const tool = page.locator('[data-tool="recipe"]');
+  await tool.getByLabel("Input", { exact: true }).fill("Ada Lovelace");
+  await tool.getByRole("button", { name: "Run recipe" }).click();
+  const expected = execFileSync("bash", [
+    "-c",
+    "printf 'Ada Lovelace' | openssl dgst -sha256 -binary | basenc --base64 -w0",
+  ]).toString();
+  await expect(result(tool, "Recipe output (hex)")).toHaveText(Buffer.from(expected).toString("hex"));
+  // The shell line shown is the one that gives it.
+  await tool.getByLabel("Put the input in the link and the shell line too").check();
+  const shell = (await tool.locator("pre").textContent()) ?? "";
+  expect(execFileSync("bash", ["-o", "pipefail", "-c", shell]).toString()).toBe(expected);
+
+  await tool.getByRole("button", { name: "Copy link" }).click();
+  await expect(page).toHaveURL(/#recipe=/);
+  const withInput = page.url();
+  await tool.getByLabel("Put the input in the link and the shell line too").uncheck();
+  await tool.getByRole("button", { name: "Copy link" }).click();
+  const withoutInput = page.url();
+  expect(withoutInput).not.toBe(withInput);
+
+  await page.goto(withoutInput);
+  await page.reload();
+  await expect(page.locator('[data-tool="recipe"]').getByLabel("Input", { exact: true })).toHaveValue("");
+  await expect(page.locator('[data-tool="recipe"]').getByText("2. To Base64")).toBeVisible();
+  await page.goto(withInput);
+  await page.reload();
+  await expect(page.locator('[data-tool="recipe"]').getByLabel("Input", { exact: true })).toHaveValue(
+    "Ada Lovelace",
+  );
 });

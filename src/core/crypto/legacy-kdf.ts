@@ -8,6 +8,7 @@
  * Reading only: nothing new is protected with these.
  */
 import { md5, sha1 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { fail } from "./errors";
 
 /** Iteration counts beyond this are refused (a pasted file must not hang the worker). */
@@ -57,8 +58,9 @@ export function pkcs12Password(passphrase: string): Uint8Array {
 }
 
 /**
- * The PKCS#12 KDF with SHA-1 (u = 20, v = 64). `id` 1 gives key material, 2 an IV, 3 a MAC key;
- * `password` is already in the BMPString form of {@link pkcs12Password}.
+ * The PKCS#12 KDF with SHA-1 (u = 20, v = 64), or SHA-256 (u = 32) for the MACs OpenSSL 3 writes.
+ * `id` 1 gives key material, 2 an IV, 3 a MAC key; `password` is already in the BMPString form of
+ * {@link pkcs12Password}.
  */
 export function pkcs12Kdf(
   password: Uint8Array,
@@ -66,9 +68,11 @@ export function pkcs12Kdf(
   id: 1 | 2 | 3,
   iterations: number,
   length: number,
+  hash: "SHA-1" | "SHA-256" = "SHA-1",
 ): Uint8Array {
   checkIterations(iterations);
-  const u = 20;
+  const h = hash === "SHA-256" ? sha256 : sha1;
+  const u = hash === "SHA-256" ? 32 : 20;
   const v = 64;
   const fill = (src: Uint8Array) => {
     const n = v * Math.ceil(src.length / v);
@@ -80,8 +84,8 @@ export function pkcs12Kdf(
   const I = concat(fill(salt), fill(password));
   const out = new Uint8Array(length);
   for (let off = 0; off < length; off += u) {
-    let A = sha1(concat(D, I));
-    for (let r = 1; r < iterations; r++) A = sha1(A);
+    let A = h(concat(D, I));
+    for (let r = 1; r < iterations; r++) A = h(A);
     out.set(A.subarray(0, Math.min(u, length - off)), off);
     if (off + u >= length) break;
     const B = fill(A);

@@ -18,3 +18,16 @@ declare module "node-forge/lib/util.js" {
   const util: { createBuffer(bytes: string, encoding: "raw"): import("node-forge/lib/des.js").ForgeBuffer };
   export default util;
 }
+// RC2, which pkcs12.ts needs only to read the certificates of `openssl pkcs12 -legacy` files.
+declare module "node-forge/lib/rc2.js" {
+  interface Rc2Cipher {
+    start(iv: import("node-forge/lib/des.js").ForgeBuffer): void;
+    update(input: import("node-forge/lib/des.js").ForgeBuffer): void;
+    finish(): boolean;
+    output: { getBytes(): string };
+  }
+  const rc2: {
+    createDecryptionCipher(key: import("node-forge/lib/des.js").ForgeBuffer, bits: number): Rc2Cipher;
+  };
+  export default rc2;
+}

@@ -271,6 +271,19 @@ function parseEncrypted(der: Uint8Array): ParsedEncrypted {
   return unsupported(`PKCS#8 key derivation ${oidName(kdfOid) ?? kdfOid}`);
 }
 
+/**
+ * Decrypts any content encrypted under one of these schemes (a PKCS#12 bag's, say), given as an
+ * EncryptedPrivateKeyInfo-shaped SEQUENCE { AlgorithmIdentifier, OCTET STRING }; the padding is checked.
+ */
+export async function decryptPbe(der: Uint8Array, passphrase: string | Uint8Array): Promise<Uint8Array> {
+  const parsed = parseEncrypted(der);
+  try {
+    return await parsed.decrypt(passphrase);
+  } catch (e) {
+    return fail("WRONG_PASSPHRASE", "Wrong password: the content could not be decrypted", e);
+  }
+}
+
 /** What protects an EncryptedPrivateKeyInfo, without decrypting it. */
 export function describeEncryptedPkcs8(der: Uint8Array): EncryptionInfo {
   return parseEncrypted(der).info;

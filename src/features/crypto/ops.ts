@@ -18,9 +18,12 @@ import { ops as jose } from "./tools/jose/op";
 import { ops as keys } from "./tools/keygen/op";
 import { ops as otp } from "./tools/otp/op";
 import { ops as pbkdf2 } from "./tools/pbkdf2/op";
+import { ops as pkcs12 } from "./tools/pkcs12/op";
 import { ops as random } from "./tools/random/op";
+import { ops as recipe } from "./tools/recipe/op";
 import { ops as rsa } from "./tools/rsa/op";
 import { ops as sign } from "./tools/sign/op";
+import { ops as ssh } from "./tools/ssh/op";
 
 // biome-ignore lint/suspicious/noExplicitAny: an operation's argument type is its own
 type Operation = (args: any, ctx?: any) => unknown;
@@ -42,6 +45,9 @@ export const opsByTool = {
   inspect,
   jose,
   otp,
+  ssh,
+  pkcs12,
+  recipe,
   receipt: {},
 } satisfies Record<string, Record<string, Operation>>;
 

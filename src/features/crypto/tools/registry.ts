@@ -14,13 +14,16 @@ import {
   Hash,
   KeyRound,
   KeySquare,
+  ListOrdered,
   Lock,
   LockKeyhole,
   type LucideIcon,
+  Package,
   ReceiptText,
   Shuffle,
   Signature,
   Split,
+  Terminal,
   TimerReset,
 } from "lucide-react";
 import type { ComponentType } from "react";
@@ -49,7 +52,10 @@ export const TOOLS = [
   { id: "certs", label: "Certificates", icon: FileBadge, form: () => import("./certificates/form") },
   { id: "inspect", label: "PEM/ASN.1 inspector", icon: FileSearch, form: () => import("./inspect/form") },
   { id: "jose", label: "JWT and JOSE", icon: Braces, form: () => import("./jose/form") },
+  { id: "ssh", label: "OpenSSH keys", icon: Terminal, form: () => import("./ssh/form") },
+  { id: "pkcs12", label: "PKCS#12 / PFX", icon: Package, form: () => import("./pkcs12/form") },
   { id: "otp", label: "One-time passwords", icon: TimerReset, form: () => import("./otp/form") },
+  { id: "recipe", label: "Recipes", icon: ListOrdered, form: () => import("./recipe/form") },
   { id: "receipt", label: "Verify receipt", icon: ReceiptText, form: () => import("./receipt/form") },
 ] as const satisfies readonly ToolEntry[];
 

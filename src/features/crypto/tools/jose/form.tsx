@@ -8,6 +8,7 @@ import { FormGrid, ToolHeading } from "../../ui/layout";
 import { PemField } from "../../ui/pem-field";
 import { ResultBox } from "../../ui/result";
 import { RunRow } from "../../ui/run-row";
+import { JWE_ALGORITHMS, JWE_ENCRYPTIONS, JWS_ALGORITHMS } from "./algorithms";
 import type { Decoded, Verified } from "./op";
 
 type Action = "decode" | "verify" | "sign" | "encrypt" | "decrypt";
@@ -20,34 +21,7 @@ const ACTIONS = [
   { value: "decrypt", label: "Decrypt a JWE" },
 ];
 
-// The same lists as the operation's (op.ts is worker-only: its values do not load here).
-const JWS = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-  "HS256",
-  "HS384",
-  "HS512",
-];
-const JWE = [
-  "RSA-OAEP-256",
-  "RSA-OAEP",
-  "ECDH-ES",
-  "ECDH-ES+A128KW",
-  "ECDH-ES+A256KW",
-  "A128KW",
-  "A256KW",
-  "dir",
-];
-const ENC = ["A256GCM", "A128GCM", "A128CBC-HS256", "A256CBC-HS512"];
-const options = (list: string[]) => list.map((value) => ({ value, label: value }));
+const options = (list: readonly string[]) => list.map((value) => ({ value, label: value }));
 
 const RUN_LABEL: Record<Action, string> = {
   decode: "Decode",
@@ -213,7 +187,7 @@ export default function JoseTool() {
                   label="Key management (alg)"
                   value={jweAlg}
                   onChange={setJweAlg}
-                  options={options(JWE)}
+                  options={options(JWE_ALGORITHMS)}
                   error={errors.alg}
                 />
                 <SelectField
@@ -221,7 +195,7 @@ export default function JoseTool() {
                   label="Content encryption (enc)"
                   value={enc}
                   onChange={setEnc}
-                  options={options(ENC)}
+                  options={options(JWE_ENCRYPTIONS)}
                   error={errors.enc}
                 />
               </>
@@ -231,7 +205,7 @@ export default function JoseTool() {
                 label="Algorithm (alg)"
                 value={alg}
                 onChange={setAlg}
-                options={options(JWS)}
+                options={options(JWS_ALGORITHMS)}
                 error={errors.alg}
               />
             )}
