@@ -10,6 +10,8 @@ export interface ServerConfig {
   clientMaxQueued: number;
   clientMaxConnections: number;
   serverMaxConnections: number;
+  /** How long a shutdown waits for the requests in flight (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function readServerConfig(
       clientMaxQueued: env.CLIENT_MAX_QUEUED,
       clientMaxConnections: env.CLIENT_MAX_CONNECTIONS,
       serverMaxConnections,
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     },
   };
 }

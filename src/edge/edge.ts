@@ -26,6 +26,7 @@ import { CLIENT_ADDRESS_HEADER } from "@/core/http/edge-contract";
 import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
 import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
+import type { Health } from "./health";
 import type { PageCache } from "./page-cache";
 import {
   bypassesGate,
@@ -218,11 +219,21 @@ export type EdgeMemory = { refusals: RefusalMemory; anonymous: AnonymousAnswers 
 export type EdgeOptions = Partial<Omit<ServerConfig, "port" | "host">> & {
   pageCache?: PageCache;
   staticAssets?: StaticAssets;
+  /** Liveness and readiness (health.ts), answered before anything else; also says when it drains. */
+  health?: Health;
 };
 
 export function createEdgeHandler(
   next: (req: IncomingMessage, res: ServerResponse) => unknown,
-  { trustProxy = 0, appUrl, clientMaxActive, clientMaxQueued, pageCache, staticAssets }: EdgeOptions = {},
+  {
+    trustProxy = 0,
+    appUrl,
+    clientMaxActive,
+    clientMaxQueued,
+    pageCache,
+    staticAssets,
+    health,
+  }: EdgeOptions = {},
 ): Handler & { gate: ClientGate; memory: EdgeMemory } {
   const gateLimit =
     (clientMaxActive ?? DEFAULT_CLIENT_MAX_ACTIVE) + (clientMaxQueued ?? DEFAULT_CLIENT_MAX_QUEUED);
@@ -240,6 +251,8 @@ export function createEdgeHandler(
     req.headers[CLIENT_ADDRESS_HEADER] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+    // Shutting down: this connection is not kept for another request.
+    if (health?.draining) res.setHeader("Connection", "close");
     // Every decision below, and Next.js's routing, on one form of the path.
     const target = canonicalTarget(req.url);
     if (target.refuse) {
@@ -256,6 +269,7 @@ export function createEdgeHandler(
       return;
     }
     if (target.url !== req.url) req.url = target.url;
+    if (health?.answer(req, res)) return;
     const refusal = refuseRequest(req.headers, req.url);
     if (refusal) {
       // Closing the connection: an unread body (say 100 MB) is then never received and discarded.

@@ -164,6 +164,17 @@ const fields = z.object({
   SENTRY_SERVER_TRACES_SAMPLE_RATE: sampleRate(0),
   SENTRY_REPLAYS_SESSION_SAMPLE_RATE: sampleRate(0),
   SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
+  // Graceful shutdown (src/edge): on SIGTERM the instance turns not-ready, stops accepting and
+  // waits this long for the requests in flight before it closes what is left and exits.
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    blankAsUnset,
+    z.coerce
+      .number({ error: "must be a number of milliseconds from 0 to 600000, such as 10000" })
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(10_000),
+  ),
 });
 
 const schema = fields.superRefine((value, ctx) => {
@@ -217,6 +228,7 @@ const serverFields = fields.pick({
   CLIENT_MAX_CONNECTIONS: true,
   SERVER_MAX_CONNECTIONS: true,
   DATABASE_POOL_SIZE: true,
+  SHUTDOWN_TIMEOUT_MS: true,
 });
 
 export type ServerEnv = z.infer<typeof serverFields>;
