@@ -122,6 +122,7 @@ async function main() {
     duration: 600,
     headers: { "accept-encoding": "gzip, br" },
   });
+  const loadStarted = performance.now();
   const loadDone = new Promise((resolve) => load.on("done", resolve));
   await sleep(3000);
   for (const [name, it] of Object.entries(instances)) {
@@ -139,6 +140,7 @@ async function main() {
   stopLoad = true;
   load.stop();
   const result = await loadDone;
+  const loadSeconds = ((performance.now() - loadStarted) / 1000).toFixed(1);
   note("load stopped");
   await stopAll();
   if (!args["keep-config"]) rmSync(dir, { recursive: true, force: true });
@@ -146,7 +148,7 @@ async function main() {
   console.log(
     [
       `Rolling restart of two instances behind nginx under load (${args.connections} connections, GET ${args.path}), ${new Date().toISOString()}:`,
-      `- ${result.requests.total} requests over ${(result.duration / 1000).toFixed(1)} s: ${result["2xx"]} 2xx, ${result.non2xx} other, ${result.errors} connection errors, ${result.timeouts} timeouts`,
+      `- ${result.requests.total} requests over ${loadSeconds} s: ${result["2xx"]} 2xx, ${result.non2xx} other, ${result.errors} connection errors, ${result.timeouts} timeouts`,
       `- latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, longest ${result.latency.max} ms`,
       ...timeline.map((line) => `- ${line}`),
       lost === 0 ? "PASS: nothing lost" : `FAIL: ${lost} requests lost`,
