@@ -27,6 +27,7 @@ import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
 import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
 import type { Health } from "./health";
+import { type Logger, logRequest, requestId } from "./log";
 import type { PageCache } from "./page-cache";
 import {
   bypassesGate,
@@ -221,6 +222,8 @@ export type EdgeOptions = Partial<Omit<ServerConfig, "port" | "host">> & {
   staticAssets?: StaticAssets;
   /** Liveness and readiness (health.ts), answered before anything else; also says when it drains. */
   health?: Health;
+  /** One line per request (log.ts); without it, none. */
+  log?: Logger;
 };
 
 export function createEdgeHandler(
@@ -233,6 +236,7 @@ export function createEdgeHandler(
     pageCache,
     staticAssets,
     health,
+    log,
   }: EdgeOptions = {},
 ): Handler & { gate: ClientGate; memory: EdgeMemory } {
   const gateLimit =
@@ -251,6 +255,8 @@ export function createEdgeHandler(
     req.headers[CLIENT_ADDRESS_HEADER] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+    const id = requestId(req, res, trustProxy);
+    if (log) logRequest(log, req, res, id);
     // Shutting down: this connection is not kept for another request.
     if (health?.draining) res.setHeader("Connection", "close");
     // Every decision below, and Next.js's routing, on one form of the path.

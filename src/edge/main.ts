@@ -19,6 +19,7 @@ import { readServerConfig } from "./config";
 import { createEdgeHandler, createEdgeServer } from "./edge";
 import { createHealth, latestMigration } from "./health";
 import { listenOrExit } from "./listen";
+import { createLogger } from "./log";
 import { createPageCache, fxVersionReader } from "./page-cache";
 import { edgeSecurityHeaders } from "./request-guard";
 import { createStaticAssets } from "./static-assets";
@@ -31,6 +32,7 @@ if (read.errors) {
 }
 const { config } = read;
 const { port, host } = config;
+const log = createLogger({ dev });
 
 const app = next({ dev, hostname: "localhost", port });
 await app.prepare();
@@ -67,13 +69,16 @@ const health = createHealth({
 });
 
 const server = createEdgeServer(
-  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health }),
+  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health, log }),
   config,
 );
 // A taken port ends this process with a message and code 1 (listen.ts).
 listenOrExit(server, { port, host }, async () => {
   if (!dev) await warmUp();
-  console.log(`Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`);
+  log.info(
+    { event: "ready", port, dev },
+    `Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`,
+  );
 });
 
 /**
@@ -111,7 +116,10 @@ async function shutDown(signal: string) {
   if (closing) return;
   closing = true;
   const started = Date.now();
-  console.log(`Abacus: ${signal}: draining (at most ${config.shutdownTimeoutMs} ms for requests in flight)`);
+  log.info(
+    { event: "draining", signal, timeoutMs: config.shutdownTimeoutMs },
+    `Abacus: ${signal}: draining (at most ${config.shutdownTimeoutMs} ms for requests in flight)`,
+  );
   health.drain();
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   // A keep-alive connection whose answer was under way is closed as soon as that answer is out.
@@ -121,13 +129,14 @@ async function shutDown(signal: string) {
     setTimeout(resolve, config.shutdownTimeoutMs, "timeout").unref(),
   );
   if ((await Promise.race([drained, timedOut])) === "timeout") {
-    console.log("Abacus: requests still in flight at the shutdown timeout: closing their connections");
+    log.warn({ event: "shutdown-timeout" }, "requests still in flight at the shutdown timeout: closing them");
     server.closeAllConnections();
   }
   clearInterval(idle);
   const pools = [versionSql, healthSql, appPool()].filter((pool) => pool !== undefined);
   await Promise.allSettled(pools.map((pool) => pool.end({ timeout: 5 })));
-  console.log(`Abacus: stopped in ${Date.now() - started} ms`);
+  log.info({ event: "stopped", ms: Date.now() - started }, "Abacus stopped");
+  log.flush();
   process.exit(0);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));

@@ -115,3 +115,6 @@ export function isCredentialLessRead(request: {
  * server can close it after the last request of a graceful shutdown.
  */
 export const APP_POOL_GLOBAL = "__abacusDb";
+
+/** The request id the server gives every request and answer, and logs with it. */
+export const REQUEST_ID_HEADER = "x-request-id";
