@@ -12,6 +12,8 @@ export interface ServerConfig {
   serverMaxConnections: number;
   /** How long a shutdown waits for the requests in flight (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
+  /** The bearer token of /metrics (METRICS_TOKEN); undefined: metrics are off. */
+  metricsToken: string | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export function readServerConfig(
       clientMaxConnections: env.CLIENT_MAX_CONNECTIONS,
       serverMaxConnections,
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      metricsToken: env.METRICS_TOKEN,
     },
   };
 }

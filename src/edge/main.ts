@@ -20,6 +20,7 @@ import { createEdgeHandler, createEdgeServer } from "./edge";
 import { createHealth, latestMigration } from "./health";
 import { listenOrExit } from "./listen";
 import { createLogger } from "./log";
+import { createMetrics, readRoutes } from "./metrics";
 import { createPageCache, fxVersionReader } from "./page-cache";
 import { edgeSecurityHeaders } from "./request-guard";
 import { createStaticAssets } from "./static-assets";
@@ -68,8 +69,14 @@ const health = createHealth({
   headers: edgeSecurityHeaders(dev),
 });
 
+const metrics = createMetrics({
+  token: config.metricsToken,
+  routes: readRoutes(process.env.NEXT_DIST_DIR || ".next"),
+  sql: healthSql,
+});
+
 const server = createEdgeServer(
-  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health, log }),
+  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health, log, metrics }),
   config,
 );
 // A taken port ends this process with a message and code 1 (listen.ts).

@@ -175,6 +175,12 @@ const fields = z.object({
       .max(600_000)
       .default(10_000),
   ),
+  // /metrics (src/edge/metrics.ts) answers only a request with `Authorization: Bearer <this>`;
+  // unset, it is off (404).
+  METRICS_TOKEN: z.preprocess(
+    blankAsUnset,
+    z.string().min(16, "must be at least 16 characters (try `openssl rand -hex 24`)").optional(),
+  ),
 });
 
 const schema = fields.superRefine((value, ctx) => {
@@ -229,6 +235,7 @@ const serverFields = fields.pick({
   SERVER_MAX_CONNECTIONS: true,
   DATABASE_POOL_SIZE: true,
   SHUTDOWN_TIMEOUT_MS: true,
+  METRICS_TOKEN: true,
 });
 
 export type ServerEnv = z.infer<typeof serverFields>;
