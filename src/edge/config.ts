@@ -10,6 +10,10 @@ export interface ServerConfig {
   clientMaxQueued: number;
   clientMaxConnections: number;
   serverMaxConnections: number;
+  /** How long a shutdown waits for the requests in flight (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
+  /** The bearer token of /metrics (METRICS_TOKEN); undefined: metrics are off. */
+  metricsToken: string | undefined;
 }
 
 /**
@@ -53,6 +57,8 @@ export function readServerConfig(
       clientMaxQueued: env.CLIENT_MAX_QUEUED,
       clientMaxConnections: env.CLIENT_MAX_CONNECTIONS,
       serverMaxConnections,
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      metricsToken: env.METRICS_TOKEN,
     },
   };
 }

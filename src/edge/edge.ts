@@ -26,6 +26,9 @@ import { CLIENT_ADDRESS_HEADER } from "@/core/http/edge-contract";
 import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
 import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
+import type { Health } from "./health";
+import { type Logger, logRequest, requestId } from "./log";
+import type { Metrics, RefusalReason } from "./metrics";
 import type { PageCache } from "./page-cache";
 import {
   bypassesGate,
@@ -218,11 +221,27 @@ export type EdgeMemory = { refusals: RefusalMemory; anonymous: AnonymousAnswers 
 export type EdgeOptions = Partial<Omit<ServerConfig, "port" | "host">> & {
   pageCache?: PageCache;
   staticAssets?: StaticAssets;
+  /** Liveness and readiness (health.ts), answered before anything else; also says when it drains. */
+  health?: Health;
+  /** One line per request (log.ts); without it, none. */
+  log?: Logger;
+  /** Prometheus metrics (metrics.ts): every request counted, /metrics answered. */
+  metrics?: Metrics;
 };
 
 export function createEdgeHandler(
   next: (req: IncomingMessage, res: ServerResponse) => unknown,
-  { trustProxy = 0, appUrl, clientMaxActive, clientMaxQueued, pageCache, staticAssets }: EdgeOptions = {},
+  {
+    trustProxy = 0,
+    appUrl,
+    clientMaxActive,
+    clientMaxQueued,
+    pageCache,
+    staticAssets,
+    health,
+    log,
+    metrics,
+  }: EdgeOptions = {},
 ): Handler & { gate: ClientGate; memory: EdgeMemory } {
   const gateLimit =
     (clientMaxActive ?? DEFAULT_CLIENT_MAX_ACTIVE) + (clientMaxQueued ?? DEFAULT_CLIENT_MAX_QUEUED);
@@ -240,9 +259,17 @@ export function createEdgeHandler(
     req.headers[CLIENT_ADDRESS_HEADER] = client;
     pinForwardedHeaders(req.headers, { trustProxy, appUrl });
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+    // The log line, the metrics and the gate each wait for the answer's end, besides Next.js.
+    res.setMaxListeners(32);
+    const id = requestId(req, res, trustProxy);
+    if (log) logRequest(log, req, res, id);
+    metrics?.observe(req, res);
+    // Shutting down: this connection is not kept for another request.
+    if (health?.draining) res.setHeader("Connection", "close");
     // Every decision below, and Next.js's routing, on one form of the path.
     const target = canonicalTarget(req.url);
     if (target.refuse) {
+      metrics?.refused("invalid_path");
       const body = answer(
         res,
         400,
@@ -256,8 +283,11 @@ export function createEdgeHandler(
       return;
     }
     if (target.url !== req.url) req.url = target.url;
+    if (health?.answer(req, res)) return;
+    if (metrics?.answer(req, res)) return;
     const refusal = refuseRequest(req.headers, req.url);
     if (refusal) {
+      metrics?.refused(refusal.code as RefusalReason);
       // Closing the connection: an unread body (say 100 MB) is then never received and discarded.
       const body = answer(res, refusal.status, refusal.code, refusal.message, { connection: "close" });
       res.end(body, () => req.socket.destroySoon?.());
@@ -270,6 +300,7 @@ export function createEdgeHandler(
     }
     const refused = memory.refusals.refusal(client, req);
     if (refused?.answer) {
+      metrics?.refused("repeated_refusal");
       answerEarly(req, res, 429, withSecurityHeaders(refused.answer.headers), refused.answer.body);
       return;
     }
@@ -284,6 +315,7 @@ export function createEdgeHandler(
       handle(req, res);
     });
     if (!cancel) {
+      metrics?.refused("client_queue_full");
       // The client's own queue is full: it alone waits, by its own Retry-After.
       res.end(
         answer(res, 429, "too_many_requests", "Too many requests from this client at once.", {

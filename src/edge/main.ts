@@ -13,20 +13,27 @@
 // through run-with-db.mjs:   node dist/server.mjs [--dev]
 import process from "node:process";
 import next from "next";
-import postgres from "postgres";
+import postgres, { type Sql } from "postgres";
+import { APP_POOL_GLOBAL } from "@/core/http/edge-contract";
 import { readServerConfig } from "./config";
 import { createEdgeHandler, createEdgeServer } from "./edge";
+import { createHealth, latestMigration } from "./health";
 import { listenOrExit } from "./listen";
+import { createLogger } from "./log";
+import { createMetrics, readRoutes } from "./metrics";
 import { createPageCache, fxVersionReader } from "./page-cache";
+import { edgeSecurityHeaders } from "./request-guard";
 import { createStaticAssets } from "./static-assets";
 
 const dev = process.argv.includes("--dev");
-const { config, errors } = readServerConfig(process.env);
-if (errors) {
-  console.error(`Invalid configuration:\n${errors.join("\n")}`);
+const read = readServerConfig(process.env);
+if (read.errors) {
+  console.error(`Invalid configuration:\n${read.errors.join("\n")}`);
   process.exit(1);
 }
+const { config } = read;
 const { port, host } = config;
+const log = createLogger({ dev });
 
 const app = next({ dev, hostname: "localhost", port });
 await app.prepare();
@@ -52,14 +59,33 @@ const pageCache = dev
 // The build's scripts and style sheets in Brotli (made by `npm run build`), kept in memory.
 const staticAssets = dev ? undefined : createStaticAssets({ distDir: process.env.NEXT_DIST_DIR || ".next" });
 
+// Readiness reads the migrations table on a connection of its own (never queued behind the app's).
+const healthSql = process.env.DATABASE_URL
+  ? postgres(process.env.DATABASE_URL, { max: 1, idle_timeout: 30, connect_timeout: 2, onnotice: () => {} })
+  : undefined;
+const health = createHealth({
+  sql: healthSql,
+  expectedMigration: latestMigration(),
+  headers: edgeSecurityHeaders(dev),
+});
+
+const metrics = createMetrics({
+  token: config.metricsToken,
+  routes: readRoutes(process.env.NEXT_DIST_DIR || ".next"),
+  sql: healthSql,
+});
+
 const server = createEdgeServer(
-  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets }),
+  createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health, log, metrics }),
   config,
 );
 // A taken port ends this process with a message and code 1 (listen.ts).
 listenOrExit(server, { port, host }, async () => {
   if (!dev) await warmUp();
-  console.log(`Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`);
+  log.info(
+    { event: "ready", port, dev },
+    `Abacus ${dev ? "(development) " : ""}ready on http://localhost:${port}`,
+  );
 });
 
 /**
@@ -86,13 +112,43 @@ async function warmUp() {
   }
 }
 
+/**
+ * Graceful shutdown on SIGTERM (or SIGINT): readiness answers 503 at once (`draining`), the server
+ * stops accepting connections and closes its idle keep-alive ones, every answer still in flight is
+ * finished (each with `Connection: close`), for at most SHUTDOWN_TIMEOUT_MS; then the connections
+ * left are cut, the database pools closed, and the process exits.
+ */
 let closing = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    server.close(() => process.exit(0));
-    server.closeAllConnections?.();
-    setTimeout(() => process.exit(0), 5000).unref();
-  });
+async function shutDown(signal: string) {
+  if (closing) return;
+  closing = true;
+  const started = Date.now();
+  log.info(
+    { event: "draining", signal, timeoutMs: config.shutdownTimeoutMs },
+    `Abacus: ${signal}: draining (at most ${config.shutdownTimeoutMs} ms for requests in flight)`,
+  );
+  health.drain();
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection whose answer was under way is closed as soon as that answer is out.
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  server.closeIdleConnections();
+  const timedOut = new Promise<"timeout">((resolve) =>
+    setTimeout(resolve, config.shutdownTimeoutMs, "timeout").unref(),
+  );
+  if ((await Promise.race([drained, timedOut])) === "timeout") {
+    log.warn({ event: "shutdown-timeout" }, "requests still in flight at the shutdown timeout: closing them");
+    server.closeAllConnections();
+  }
+  clearInterval(idle);
+  const pools = [versionSql, healthSql, appPool()].filter((pool) => pool !== undefined);
+  await Promise.allSettled(pools.map((pool) => pool.end({ timeout: 5 })));
+  log.info({ event: "stopped", ms: Date.now() - started }, "Abacus stopped");
+  log.flush();
+  process.exit(0);
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));
+
+/** The app's database pool, when a request has opened it (src/server/db/client.ts). */
+function appPool(): Sql | undefined {
+  return (globalThis as unknown as Record<string, { sql?: Sql } | undefined>)[APP_POOL_GLOBAL]?.sql;
 }

@@ -7,6 +7,7 @@ import {
   CLIENT_ADDRESS_HEADER,
   isCredentialLessRead,
   pinnedClientAddress,
+  REQUEST_ID_HEADER,
   refusalCacheControl,
 } from "@/core/http/edge-contract";
 import { hashClient } from "./client-identity";
@@ -115,7 +116,10 @@ export function apiRoute<Args extends unknown[]>(
       unstable_rethrow(error);
       if (await isOutage(error)) return serviceUnavailable();
       console.error(`api: ${shortErrorLine(error)}`);
-      Sentry.captureException(error);
+      // The id the server in front of Next.js gave this request (and logged it with).
+      const request = args[0] instanceof Request ? args[0] : undefined;
+      const requestId = request?.headers.get(REQUEST_ID_HEADER) ?? undefined;
+      Sentry.captureException(error, requestId ? { tags: { request_id: requestId } } : undefined);
       return apiError(500, "internal_error", "Something went wrong on our side. Try again later.");
     }
   };

@@ -166,6 +166,23 @@ const fields = z.object({
   SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
   // The billing clock (renewals) runs in every app instance; "off" leaves it to other instances.
   BILLING_CLOCK: z.enum(["on", "off"], "must be on or off").default("on"),
+  // Graceful shutdown (src/edge): on SIGTERM the instance turns not-ready, stops accepting and
+  // waits this long for the requests in flight before it closes what is left and exits.
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    blankAsUnset,
+    z.coerce
+      .number({ error: "must be a number of milliseconds from 0 to 600000, such as 10000" })
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(10_000),
+  ),
+  // /metrics (src/edge/metrics.ts) answers only a request with `Authorization: Bearer <this>`;
+  // unset, it is off (404).
+  METRICS_TOKEN: z.preprocess(
+    blankAsUnset,
+    z.string().min(16, "must be at least 16 characters (try `openssl rand -hex 24`)").optional(),
+  ),
 });
 
 const schema = fields.superRefine((value, ctx) => {
@@ -219,6 +236,8 @@ const serverFields = fields.pick({
   CLIENT_MAX_CONNECTIONS: true,
   SERVER_MAX_CONNECTIONS: true,
   DATABASE_POOL_SIZE: true,
+  SHUTDOWN_TIMEOUT_MS: true,
+  METRICS_TOKEN: true,
 });
 
 export type ServerEnv = z.infer<typeof serverFields>;

@@ -110,3 +110,12 @@ export function isCredentialLessRead(request: {
 }): boolean {
   return request.method === "GET" && !request.hasCookie && !request.hasAuthorization;
 }
+
+/**
+ * Where the app keeps its one database pool on `globalThis` (src/server/db/client.ts), so that the
+ * server can close it after the last request of a graceful shutdown.
+ */
+export const APP_POOL_GLOBAL = "__abacusDb";
+
+/** The request id the server gives every request and answer, and logs with it. */
+export const REQUEST_ID_HEADER = "x-request-id";

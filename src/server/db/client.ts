@@ -1,6 +1,7 @@
 import "server-only";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { APP_POOL_GLOBAL } from "@/core/http/edge-contract";
 import { getEnv } from "../env";
 import * as schema from "./schema";
 
@@ -17,11 +18,12 @@ function connect() {
 
 type Connection = ReturnType<typeof connect>;
 // One pool per server process, kept across hot reloads in development.
-const holder = globalThis as typeof globalThis & { __abacusDb?: Connection };
+// The server in front of Next.js (src/edge) closes it there after a graceful shutdown.
+const holder = globalThis as typeof globalThis & { [APP_POOL_GLOBAL]?: Connection };
 
 export function getConnection(): Connection {
-  holder.__abacusDb ??= connect();
-  return holder.__abacusDb;
+  holder[APP_POOL_GLOBAL] ??= connect();
+  return holder[APP_POOL_GLOBAL];
 }
 
 export function getDb() {

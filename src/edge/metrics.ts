@@ -1,0 +1,169 @@
+/**
+ * `/metrics` in Prometheus's text format (prom-client), answered by the server itself, only when
+ * METRICS_TOKEN is set and the request carries it as a bearer token.
+ *
+ * Labels are bounded: a request is counted under its route pattern, the page or route file Next.js
+ * built it from (`/api/auth/[...all]`, `/pricing`: read from the build's routes manifest), under
+ * `/_next/static/*` for build files, or under `(unmatched)`; never under its raw path.
+ */
+import { timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import type { Sql } from "postgres";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+export const METRICS_PATH = "/metrics";
+
+type Route = { page: string; regex: RegExp };
+
+/** The build's routes, static first (as Next.js matches them), from `<distDir>/routes-manifest.json`. */
+export function readRoutes(distDir: string): Route[] {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(distDir, "routes-manifest.json"), "utf8")) as {
+      staticRoutes?: { page: string; regex: string }[];
+      dynamicRoutes?: { page: string; regex: string }[];
+    };
+    return [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])].map((route) => ({
+      page: route.page,
+      regex: new RegExp(route.regex),
+    }));
+  } catch {
+    return [];
+  }
+}
+
+/** The route pattern a request path is counted under (one of a fixed set). */
+export function routePattern(routes: Route[], url: string | undefined): string {
+  const pathname = (url ?? "/").split("?", 1)[0] ?? "/";
+  if (pathname.startsWith("/_next/static/")) return "/_next/static/*";
+  if (pathname === METRICS_PATH) return METRICS_PATH;
+  if (pathname.startsWith("/api/health/"))
+    return pathname === "/api/health/live" || pathname === "/api/health/ready" ? pathname : "(unmatched)";
+  for (const route of routes) if (route.regex.test(pathname)) return route.page;
+  return "(unmatched)";
+}
+
+/** Why the server itself refused a request (the `reason` label of abacus_edge_refusals_total). */
+export type RefusalReason =
+  | "payload_too_large"
+  | "invalid_path"
+  | "invalid_origin"
+  | "cross_origin_action"
+  | "client_queue_full"
+  | "repeated_refusal"
+  | "connection_cap";
+
+export interface Metrics {
+  /** Counts `req` once its answer is finished (status, latency) under its route pattern. */
+  observe(req: IncomingMessage, res: ServerResponse): void;
+  refused(reason: RefusalReason): void;
+  /** Answers `/metrics`; false for any other request. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean;
+  readonly registry: Registry;
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export function createMetrics({
+  token,
+  routes,
+  sql,
+}: {
+  /** METRICS_TOKEN; without it `/metrics` answers 404 and nothing is exposed. */
+  token: string | undefined;
+  routes: Route[];
+  /** A connection of the server's own, for the counts read at scrape time. */
+  sql: Sql | undefined;
+}): Metrics {
+  const registry = new Registry();
+  // Event-loop lag, memory, CPU, handles: prom-client's standard process and Node.js metrics.
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "abacus_http_requests_total",
+    help: "HTTP requests answered, by route pattern, method and status.",
+    labelNames: ["route", "method", "status"],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "abacus_http_request_duration_seconds",
+    help: "Time from a request's arrival to the end of its answer, by route pattern and method.",
+    labelNames: ["route", "method"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: "abacus_edge_refusals_total",
+    help: "Requests and connections the server refused before the app, by reason.",
+    labelNames: ["reason"],
+    registers: [registry],
+  });
+  const counted = (name: string, help: string, label: string, query: string) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      async collect() {
+        if (!sql) return;
+        this.reset();
+        const rows = await sql.unsafe<{ key: string; count: string }[]>(query).catch(() => []);
+        for (const row of rows) this.set({ [label]: row.key }, Number(row.count));
+      },
+    });
+  counted(
+    "abacus_mail_outbox",
+    "Mail in the outbox, by status.",
+    "status",
+    "select status as key, count(*) as count from mail_outbox group by status",
+  );
+  counted(
+    "abacus_payments",
+    "Payment attempts recorded, by outcome.",
+    "outcome",
+    "select status as key, count(*) as count from payments group by status",
+  );
+  // The billing job queue registers its depth here once it exists, for example:
+  //   new Gauge({ name: "abacus_jobs", labelNames: ["state"], registers: [registry], collect() { … } })
+
+  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+
+  return {
+    registry,
+    observe(req, res) {
+      const started = performance.now();
+      const method = METHODS.has(req.method ?? "") ? (req.method as string) : "OTHER";
+      const route = routePattern(routes, req.url);
+      res.once("close", () => {
+        const status = String(res.statusCode);
+        requests.inc({ route, method, status });
+        duration.observe({ route, method }, (performance.now() - started) / 1000);
+      });
+    },
+    refused(reason) {
+      refusals.inc({ reason });
+    },
+    answer(req, res) {
+      const pathname = (req.url ?? "/").split("?", 1)[0];
+      if (pathname !== METRICS_PATH) return false;
+      const given = Buffer.from(String(req.headers.authorization ?? ""));
+      if (!expected || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        // Off, or not the token: as if there were no such page.
+        res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+        res.end("Not found\n");
+        return true;
+      }
+      registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" });
+          res.end(text);
+        },
+        () => {
+          res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+          res.end("metrics failed\n");
+        },
+      );
+      return true;
+    },
+  };
+}
