@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Floods each public endpoint and the auth endpoints, one at a time, from one client for a fixed
-// time, while a second connection samples `/api/health`. The rule it checks (issue 14): while one
+// time, while a second connection samples `/api/health`. The rule it checks: while one
 // client floods, `/api/health` stays under 200 ms p99, and no request costs more than 1 s of CPU or
 // 64 MB of memory. Loopback only; every phase stops by itself.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Replays the attacks of issue 14 against a running production server on loopback, one after
+// Replays the attacks an outside audit found against a running production server on loopback, one after
 // another, and prints for each: status, time, the server's peak RSS and CPU seconds during the
 // attack, and `/api/health` latency (p99 and max) sampled while it ran.
 //
@@ -242,7 +242,7 @@ await attack("origin", "Origin http://localhost:PORT.evil.com", async () => {
   return { status: res.status, note: res.text.slice(0, 60).replace(/\s+/g, " ") };
 });
 
-// ---- 7. the edge's path, replay bytes and its own answers (issue 28)
+// ---- 7. the edge's path, replay bytes and its own answers
 /** A request with the path exactly as given: `raw` goes through `new URL`, which resolves dot segments. */
 function asIs(path, { method = "GET", headers = {}, body } = {}) {
   return new Promise((resolve) => {

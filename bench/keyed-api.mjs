@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Keyed /api/v1/calculate under concurrent clients (issue 12's report): p50/p99 and how many calls
+// Keyed /api/v1/calculate under concurrent clients: p50/p99 and how many calls
 // were allowed or refused (429: the plan's per-second burst). Needs a running instance and a key:
 //
 //   node bench/keyed-api.mjs --url http://127.0.0.1:3000 --key abk_… [--connections 20] [--seconds 10]

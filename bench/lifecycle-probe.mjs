@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The lifecycle checks of issue 14, against a production build: it starts its own instances on
+// The lifecycle checks of an instance, against a production build: it starts its own instances on
 // loopback and free ports, on a fresh data folder, and stops everything it started.
 //
 //   npx next build && node bench/lifecycle-probe.mjs [--data .test-data/lifecycle]

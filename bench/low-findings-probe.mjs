@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Probes two of issue 28's low findings over HTTP against a running server with the demo seed, and
+// Probes two low-severity audit findings over HTTP against a running server with the demo seed, and
 // prints what the server answered (run it before and after a change to compare):
 //
 // - organizations: the demo owner asks POST /api/auth/organization/create `--orgs` times;

@@ -4,7 +4,7 @@ import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-// Issue 14: an instance sharing another instance's embedded PostgreSQL broke for good when the
+// An instance sharing another instance's embedded PostgreSQL broke for good when the
 // owner stopped, and the embedded server ran with fsync=off. Two run-with-db.mjs processes on one
 // fresh data folder of their own (not the suite's DATABASE_URL): the second shares the first's
 // server; when the first stops, the second starts the server again and keeps answering.

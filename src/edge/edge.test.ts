@@ -9,7 +9,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
-// The server (main.ts)'s request handler on a real HTTP server, with a stand-in for Next.js (issue 14: one
+// The server (main.ts)'s request handler on a real HTTP server, with a stand-in for Next.js (one
 // client's flood must not hold up another client).
 import { BODY_CAPS } from "@/core/http/edge-contract";
 import { readServerConfig } from "./config";
@@ -365,7 +365,7 @@ describe("readServerConfig", () => {
   });
 });
 
-describe("headers the edge pins before the app (issue 14)", () => {
+describe("headers the edge pins before the app", () => {
   async function startRecording(appUrl?: URL) {
     const seen: IncomingMessage["headers"][] = [];
     const next = (req: IncomingMessage, res: ServerResponse) => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
-// Issue 14: a second instance on a taken port logged EADDRINUSE as an uncaught exception and never
+// A second instance on a taken port logged EADDRINUSE as an uncaught exception and never
 // exited. main.ts listens through listenOrExit; here a child process does the same on a port
 // this test holds, set up to survive an uncaught exception as the real server does.
 const listen = fileURLToPath(new URL("./listen.ts", import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-// The server (main.ts) applies these to every request before Next.js sees it (issue 14: forwarded-host trust).
+// The server (main.ts) applies these to every request before Next.js sees it (forwarded-host trust).
 import {
   bypassesGate,
   ClientGate,

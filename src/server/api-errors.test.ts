@@ -10,7 +10,7 @@ vi.mock("./health", async () => {
   return { isOutage: async (error: unknown) => named(error) };
 });
 
-// Issue 14: with the database down, /api/* answered 500 with an empty body. Every failure keeps
+// With the database down, /api/* answered 500 with an empty body. Every failure keeps
 // the `{ error: { code, message } }` shape: 503 for an outage, 500 for anything else.
 const refused = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });

@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, demo } from "./auth-helpers";
 type Role = "anonymous" | "member" | "orgAdmin" | "platformAdmin";
 type Expect = 200 | 404 | "sign-in";
 
-// SPEC §2 × roles. The demo "owner" stands in for an organization admin (owner ≥ admin).
+// Every route × role. The demo "owner" stands in for an organization admin (owner ≥ admin).
 const matrix: Record<string, Record<Role, Expect>> = {
   "/": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/pricing": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
@@ -12,7 +12,7 @@ const matrix: Record<string, Record<Role, Expect>> = {
   "/contact": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/calculator": { anonymous: 200, member: 200, orgAdmin: 200, platformAdmin: 200 },
   // Members (the platform admin is one in the demo organization) see a page saying only owners and
-  // admins can change the plan, not a 404 (issue 11); tests/e2e/checkout.spec.ts checks its text.
+  // admins can change the plan, not a 404; tests/e2e/checkout.spec.ts checks its text.
   "/checkout": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/dashboard": { anonymous: "sign-in", member: 200, orgAdmin: 200, platformAdmin: 200 },
   "/admin": { anonymous: "sign-in", member: 404, orgAdmin: 404, platformAdmin: 200 },

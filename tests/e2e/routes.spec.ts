@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { needsSession, ROUTES, type RoutePath } from "../../src/core/routes";
 import { demo, signIn, signUpAndVerify, uniqueEmail } from "./auth-helpers";
 
-// Every page route of SPEC §2, from the route table. Public and auth routes are visited
+// Every page route, from the route table. Public and auth routes are visited
 // anonymously; every signed-in route is visited by someone allowed to see it (an owner, a
 // platform admin for /admin*, a new user mid-onboarding for /onboarding), and must show its own
 // heading: the sign-in page would fail these.

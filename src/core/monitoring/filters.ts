@@ -1,7 +1,7 @@
 /**
  * Next.js signals control flow by throwing: `notFound()`, `redirect()`, `forbidden()` and
  * `unauthorized()` throw errors whose `digest` names them. They are not failures and are never
- * reported (SPEC §3: the not-found page and redirects are not sent to error reporting).
+ * reported (the not-found page and redirects are not sent to error reporting).
  */
 const CONTROL_FLOW = /^(NEXT_NOT_FOUND|NEXT_REDIRECT|NEXT_HTTP_ERROR_FALLBACK)(;|$)/;
 

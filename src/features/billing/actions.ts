@@ -48,7 +48,7 @@ export type CheckoutResult = ActionResult<{ receiptNumber: string | null; alread
  * four digits, and nothing here logs the input.
  */
 export const checkoutAction = action(
-  // Buying needs a confirmed email address (issue 10), checked on the server for every submit.
+  // Buying needs a confirmed email address, checked on the server for every submit.
   { kind: "org", roles: MANAGER_ROLES, verifiedEmail: true },
   checkoutSchema,
   async ({ viewer, input }): Promise<CheckoutResult> => {

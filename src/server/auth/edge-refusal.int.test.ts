@@ -6,7 +6,7 @@ import { heldFor } from "../../../tests/support/held-for";
 import { handleAuthHttp } from "./hardening";
 import { type AuthHttpHandler, buildAuthHttpHandler } from "./http";
 
-// Issue 14: a client that keeps posting to sign-in or sign-up while it is refused must cost the edge's
+// A client that keeps posting to sign-in or sign-up while it is refused must cost the edge's
 // memory, not Next.js (about 6 ms of CPU per refused request through the app). The app marks a 429 the
 // edge may repeat only when the refusal depends on the client's address alone; an account's delay
 // depends on the body (which account), so it must never be marked.

@@ -7,7 +7,7 @@ import { member, organization, passkey, user } from "../db/schema";
 import { createAuth } from "./auth";
 import { AUTH_BODY_LIMIT_BYTES, handleAuthHttp, toApiErrorShape, withoutTokens } from "./hardening";
 
-// Issue 14: `/api/auth/*` stored a 60,000,000-character name, a 20 KB organization name and the slug
+// `/api/auth/*` once stored a 60,000,000-character name, a 20 KB organization name and the slug
 // `Weird Slug/<x>`, and answered session tokens to scripts. These go through the same handler as the
 // catch-all route (body cap, Better Auth, token strip, error shape).
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -63,7 +63,7 @@ const cookieOf = (response: Response) => (response.headers.get("set-cookie") ?? 
 
 /**
  * A confirmed account and a signed-in cookie. Sign-up itself no longer signs in (the emailed link
- * does, issue 10), so the address is marked confirmed here and the user signs in with the password.
+ * does), so the address is marked confirmed here and the user signs in with the password.
  */
 async function signUp(email: string) {
   const response = await http("/sign-up/email", {

@@ -16,7 +16,7 @@ import { BodyTooLarge, readBodyCapped } from "../read-body";
 import { isServedOverHttp } from "./surface";
 
 /**
- * Hardening of Better Auth's HTTP surface (issue 14), kept apart from the configuration in auth.ts:
+ * Hardening of Better Auth's HTTP surface, kept apart from the configuration in auth.ts:
  *
  * - every `/api/auth/*` body is capped before Better Auth parses it (`capAuthRequest`);
  * - every endpoint that writes user, organization or member data gets the same zod field rules as

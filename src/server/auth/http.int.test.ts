@@ -6,7 +6,7 @@ import { createAuth } from "./auth";
 import { handleAuthHttp } from "./hardening";
 import { type AuthHttpHandler, buildAuthHttpHandler } from "./http";
 
-// Issue 17: `/api/auth/*` goes through a handler built once per process instead of `auth.handler`,
+// `/api/auth/*` goes through a handler built once per process instead of `auth.handler`,
 // which rebuilt Better Auth's router on every request. It must answer exactly as before: sessions
 // per caller, the origin check, the body cap and the token strip in front.
 let t: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -6,7 +6,7 @@ import { invitation, subscriptions, user } from "../db/schema";
 import { createAuth } from "./auth";
 import { handleAuthHttp, toApiErrorShape } from "./hardening";
 
-// Issue 14: Better Auth's own `POST /api/auth/organization/invite-member` was not capped by the
+// Better Auth's own `POST /api/auth/organization/invite-member` was not capped by the
 // organization's plan at invite time (only at acceptance), while the app's invite action counts
 // members and pending invitations. The endpoint is now served only to the app's actions (HTTP: 404),
 // and the cap holds for those calls too.

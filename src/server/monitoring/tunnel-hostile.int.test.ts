@@ -26,7 +26,7 @@ vi.mock("@sentry/core", async (importOriginal) => {
   return { ...actual, parseEnvelope: vi.fn(actual.parseEnvelope) };
 });
 
-// Issue 14: one anonymous envelope of 22,000 empty items froze the server for 38 s, and 450,000
+// One anonymous envelope of 22,000 empty items froze the server for 38 s, and 450,000
 // items with a replay_event got past the 1 MB cap and took RSS to 3 GB. These pin the caps.
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
