@@ -1294,7 +1294,7 @@ test("HKDF (RFC 5869 case 1), key conversion and a self-signed certificate opens
   );
 });
 
-test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
+test("hash: BLAKE3, SM3 and SHAKE256 of abc", async ({ page }) => {
   await openTool(page, "hash");
   await page.getByLabel("Input", { exact: true }).fill("abc");
   await chooseOption(page.getByLabel("Algorithm"), "BLAKE3");
@@ -1302,6 +1302,10 @@ test("hash: BLAKE3 and SHAKE256 of abc", async ({ page }) => {
   await expect(result(page, "Digest")).toHaveText(
     "6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85",
   );
+  await chooseOption(page.getByLabel("Algorithm"), "SM3");
+  await page.getByRole("button", { name: "Hash", exact: true }).click();
+  const sm3 = openssl(["dgst", "-sm3", "-r"], "abc").toString().split(" ")[0];
+  await expect(result(page, "Digest")).toHaveText(sm3 ?? "");
   await chooseOption(page.getByLabel("Algorithm"), "SHAKE256");
   await page.getByLabel("XOF length (bytes)").fill("64");
   await page.getByRole("button", { name: "Hash", exact: true }).click();

@@ -1,6 +1,6 @@
 /**
- * The hash tool's digests: the 12 hashes of `hash.ts` plus BLAKE2b-512, BLAKE2s-256, BLAKE3 and the
- * SHAKE extendable-output functions. Kept apart from `HashAlgorithm` (which HMAC, PBKDF2 and the
+ * The hash tool's digests: the 12 hashes of `hash.ts` plus BLAKE2b-512, BLAKE2s-256, BLAKE3, SM3 and
+ * the SHAKE extendable-output functions. Kept apart from `HashAlgorithm` (which HMAC, PBKDF2 and the
  * signatures take) so that no signature or KDF silently offers a hash OpenSSL does not pair with it.
  *
  * Speed for big files (measured by `bench/crypto-page.mjs`): SHA-1/256/384/512 of a Blob up to
@@ -26,12 +26,19 @@ import {
   createSHA256,
   createSHA384,
   createSHA512,
+  createSM3,
 } from "hash-wasm";
 import { toBufferSource } from "./encoding";
 import { CryptoInputError, fail, unsupported } from "./errors";
 import { type ByteSource, chunksOf, HASH_ALGORITHMS, type HashAlgorithm, hash, nobleHash } from "./hash";
 
-export const EXTRA_DIGESTS = ["BLAKE2b-512", "BLAKE2s-256", "BLAKE3", "SHAKE128", "SHAKE256"] as const;
+export const EXTRA_DIGESTS = ["BLAKE2b-512", "BLAKE2s-256", "BLAKE3", "SM3", "SHAKE128", "SHAKE256"] as const;
+
+/**
+ * Digests only hash-wasm (WebAssembly) computes: @noble/hashes has no SM3, and a hash is not written
+ * here by hand. Where WebAssembly cannot run they are refused with a message that says why.
+ */
+export const WASM_ONLY_DIGESTS: ReadonlySet<DigestAlgorithm> = new Set(["SM3"]);
 export const DIGEST_ALGORITHMS = [...HASH_ALGORITHMS, ...EXTRA_DIGESTS] as const;
 export type DigestAlgorithm = (typeof DIGEST_ALGORITHMS)[number];
 
@@ -89,6 +96,8 @@ function nobleIncremental(alg: DigestAlgorithm, length: number | undefined): Inc
       return shake128.create({ dkLen: length ?? 16 });
     case "SHAKE256":
       return shake256.create({ dkLen: length ?? 32 });
+    case "SM3":
+      return fail("UNSUPPORTED_ALGORITHM", "SM3 needs WebAssembly, which this browser does not allow here");
     default:
       return nobleHash(alg).create() as Incremental;
   }
@@ -109,6 +118,7 @@ const WASM: Partial<Record<DigestAlgorithm, (length: number | undefined) => Prom
   "BLAKE2b-512": () => createBLAKE2b(512),
   "BLAKE2s-256": () => createBLAKE2s(256),
   BLAKE3: (length) => createBLAKE3((length ?? 32) * 8),
+  SM3: () => createSM3(),
 };
 
 /** hash-wasm's incremental hasher, or undefined where it lacks the algorithm or WebAssembly cannot run. */
@@ -145,7 +155,9 @@ export async function digest(
   if (!isDigestAlgorithm(alg)) unsupported(`hash "${String(alg)}"`);
   const length = outputLength(alg, opts.length);
   if ((HASH_ALGORITHMS as readonly string[]).includes(alg)) return hash(alg as HashAlgorithm, data);
-  const h = nobleIncremental(alg, length);
+  const h =
+    (WASM_ONLY_DIGESTS.has(alg) ? await wasmIncremental(alg, length) : undefined) ??
+    nobleIncremental(alg, length);
   h.update(data);
   return h.digest();
 }

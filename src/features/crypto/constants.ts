@@ -41,12 +41,13 @@ export const HASH_OPTIONS: Option[] = HASHES.map((h) => ({
   label: h === "MD5" || h === "SHA-1" ? `${h} (legacy)` : h,
 }));
 
-/** The hash tool's list: the 12 hashes plus BLAKE2, BLAKE3 and SHAKE. */
+/** The hash tool's list: the 12 hashes plus BLAKE2, BLAKE3, SM3 and SHAKE. */
 export const DIGESTS = [
   ...HASHES,
   "BLAKE2b-512",
   "BLAKE2s-256",
   "BLAKE3",
+  "SM3",
   "SHAKE128",
   "SHAKE256",
 ] as const satisfies readonly DigestAlgorithm[];
