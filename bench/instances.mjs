@@ -331,7 +331,7 @@ async function main() {
     `USD ${usd} → ${changed}; A serves ${served.A}, B serves ${served.B}`,
   );
 
-  // 4b. /pricing, which each instance keeps in memory per FX version (scripts/page-cache.mjs): cached
+  // 4b. /pricing, which each instance keeps in memory per FX version (src/edge/page-cache.ts): cached
   // on both, then a rate change is on both instances' very next page.
   const proPrice = (text) => /data-testid="price-pro"[^>]*>([^<]*)</.exec(text)?.[1];
   const pricing = async (instance) => {

@@ -9,7 +9,7 @@
  * Strict-Transport-Security depends on APP_URL at run time, so the server in src/edge sends it.
  *
  * Plain JavaScript (types: security-headers.d.mts) so that both next.config.ts and the custom
- * server's edge, which answers some build assets itself (scripts/static-assets.mjs), send the same.
+ * server's edge, which answers some build assets itself (src/edge/static-assets.ts), send the same.
  */
 /** @param {boolean} isDev */
 export function contentSecurityPolicy(isDev) {

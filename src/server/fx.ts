@@ -58,7 +58,7 @@ const versions = new WeakMap<RateTable, number>();
 /**
  * The `fx_rates_version` a table from loadRateTable was read at (its rates are of that version or
  * newer), or undefined for a table read otherwise. `/pricing` writes it into its HTML so that the
- * page cache in front of Next.js (scripts/page-cache.mjs) keeps only answers of the current version.
+ * page cache in front of Next.js (src/edge/page-cache.ts) keeps only answers of the current version.
  */
 export function rateTableVersion(table: RateTable): number | undefined {
   return versions.get(table);

@@ -4,7 +4,7 @@ import { BODY_CAPS } from "@/core/http/edge-contract";
 import { ownMethods, routeFiles, routeFolder } from "../../../tests/support/api-routes";
 
 // /api/v1/calculate once parsed a 100 MB body. The edge refuses a declared Content-Length over
-// a route's cap (scripts/edge.test.ts), but a chunked body declares none: each route must count
+// a route's cap (src/edge/edge.test.ts), but a chunked body declares none: each route must count
 // the bytes it reads itself. This posts one byte over each route's cap as a stream without a
 // Content-Length and expects 413 in the API's error shape, before anything else (the database is
 // unreachable and the rate limits are stubbed, so a route that read the body after either would

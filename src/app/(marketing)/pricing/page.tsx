@@ -25,8 +25,8 @@ export default async function PricingPage({
   const [usd] = currencies; // pricesByCurrency always lists USD, first
   if (!usd) throw new Error("No USD prices");
   const selected = currencies.find((c) => c.code === currency?.toUpperCase()) ?? usd;
-  // The FX version these prices come from: the page cache in front of Next.js (src/edge,
-  // scripts/page-cache.mjs) keeps this HTML only while it is still the current version.
+  // The FX version these prices come from: the page cache in front of Next.js (src/edge/page-cache.ts)
+  // keeps this HTML only while it is still the current version.
   const version = table ? rateTableVersion(table) : undefined;
   return (
     <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-20" data-fx-version={version}>
