@@ -19,6 +19,24 @@ export interface CheckoutRequest {
 }
 
 /** Either the request is answered already (a settled or refused order), or this order is to be charged. */
+/**
+ * An order's amount columns, as the quote computed them: the one mapping from a quote to what an
+ * order stores, for a checkout and a renewal alike.
+ */
+export function orderAmounts(q: Quote) {
+  return {
+    currency: q.total.currency,
+    netMinor: q.net.amount,
+    taxMinor: q.tax.amount,
+    totalMinor: q.total.amount,
+    taxRate: q.taxRate,
+    taxTreatment: q.treatment,
+    basePriceUsd: q.usd,
+    fxRate: q.fxRate,
+    fxDate: q.fxDate || null,
+  };
+}
+
 export type Placement = { done: CheckoutOutcome } | { order: OrderRow };
 
 /**
@@ -82,15 +100,7 @@ export async function placeOrder(
         idempotencyKey: request.idempotencyKey,
         plan: request.plan,
         interval: request.interval,
-        currency: q.total.currency,
-        netMinor: q.net.amount,
-        taxMinor: q.tax.amount,
-        totalMinor: q.total.amount,
-        taxRate: q.taxRate,
-        taxTreatment: q.treatment,
-        basePriceUsd: q.usd,
-        fxRate: q.fxRate,
-        fxDate: q.fxDate || null,
+        ...orderAmounts(q),
         billingName: request.billing.name,
         billingCountry: q.country,
         vatId: request.billing.vatId,

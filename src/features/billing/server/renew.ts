@@ -9,6 +9,7 @@ import { orders, paymentMethods, payments, subscriptions } from "@/server/db/sch
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard } from "./charge";
 import { lockOrganizationBilling, type OrderRow } from "./outcome";
+import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
 import { settleCharge } from "./settle";
 
@@ -123,15 +124,7 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
           idempotencyKey: `renew:${periodStart.toISOString()}`,
           plan: plan.id === "free" ? sub.plan : plan.id,
           interval: sub.interval,
-          currency: q.total.currency,
-          netMinor: q.net.amount,
-          taxMinor: q.tax.amount,
-          totalMinor: q.total.amount,
-          taxRate: q.taxRate,
-          taxTreatment: q.treatment,
-          basePriceUsd: q.usd,
-          fxRate: q.fxRate,
-          fxDate: q.fxDate || null,
+          ...orderAmounts(q),
           billingName: billing.name,
           billingCountry: q.country,
           vatId: billing.vatId,
@@ -243,9 +236,13 @@ export async function runBillingClock(
   return summary;
 }
 
-async function dueSubscriptions(db: Db, at: Date) {
+/**
+ * Active subscriptions whose period has ended by `at` and whose next period has no settled or
+ * failed renewal yet, oldest first: what the test clock and the graphile-worker tick both renew.
+ */
+export async function dueSubscriptions(db: Db, at: Date) {
   return db
-    .select({ organizationId: subscriptions.organizationId })
+    .select({ organizationId: subscriptions.organizationId, periodStart: subscriptions.currentPeriodEnd })
     .from(subscriptions)
     .where(
       and(

@@ -1,12 +1,10 @@
 import "server-only";
-import { and, eq, lte, sql } from "drizzle-orm";
 import { type Runner, run, type TaskList } from "graphile-worker";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
-import { orders, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
-import { MAX_RENEWALS_PER_RUN, renewSubscription } from "./renew";
+import { dueSubscriptions, renewSubscription } from "./renew";
 
 /**
  * The billing clock on graphile-worker, inside every app instance. Once a minute (graphile-worker's
@@ -33,18 +31,7 @@ export function billingTasks(deps: BillingDeps): TaskList {
   return {
     billing_tick: async (payload, helpers) => {
       const at = instantOf(payload);
-      const due = await deps.db
-        .select({ organizationId: subscriptions.organizationId, periodStart: subscriptions.currentPeriodEnd })
-        .from(subscriptions)
-        .where(
-          and(
-            eq(subscriptions.status, "active"),
-            lte(subscriptions.currentPeriodEnd, at),
-            sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
-                  and o.period_start = ${subscriptions.currentPeriodEnd} and o.status <> 'pending')`,
-          ),
-        )
-        .limit(MAX_RENEWALS_PER_RUN);
+      const due = await dueSubscriptions(deps.db, at);
       for (const row of due) {
         await helpers.addJob(
           "billing_renew",
