@@ -21,6 +21,7 @@ const order = (n: number, currency: string, total: bigint, status: "paid" | "fai
   plan: "pro" as const,
   interval: "monthly" as const,
   currency,
+  subtotalMinor: total,
   netMinor: total,
   taxMinor: 0n,
   totalMinor: total,

@@ -26,6 +26,7 @@ export interface CheckoutRequest {
 export function orderAmounts(q: Quote) {
   return {
     currency: q.total.currency,
+    subtotalMinor: q.net.amount,
     netMinor: q.net.amount,
     taxMinor: q.tax.amount,
     totalMinor: q.total.amount,

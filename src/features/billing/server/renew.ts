@@ -2,6 +2,7 @@ import "server-only";
 import { and, count, desc, eq, lte, sql } from "drizzle-orm";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
+import { addPeriod } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
@@ -129,7 +130,9 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
           billingCountry: q.country,
           vatId: billing.vatId,
           status: "pending",
+          kind: "renewal",
           periodStart,
+          periodEnd: addPeriod(periodStart, sub.interval),
           claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
         })
         .returning();

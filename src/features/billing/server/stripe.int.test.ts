@@ -55,6 +55,7 @@ describe("Stripe webhooks", () => {
       plan: "pro" as const,
       interval: "monthly" as const,
       currency: "USD",
+      subtotalMinor: 1200n,
       netMinor: 1200n,
       taxMinor: 0n,
       totalMinor: 1200n,
