@@ -54,8 +54,8 @@ async function workload() {
         for (let k = 0; k < 5; k++) {
           const [order] = await tx<
             { id: string }[]
-          >`insert into orders (organization_id, user_id, idempotency_key, plan, interval, currency, net_minor, tax_minor, total_minor, tax_rate, tax_treatment, base_price_usd, fx_rate, billing_name, billing_country, status)
-            values (${org}, ${`user-${n}-0`}, ${randomBytes(16).toString("hex")}, 'team', 'monthly', 'EUR', 2900, 551, 3451, '19', 'standard', '29.00', '0.8634', ${`Company ${n} GmbH`}, 'DE', 'paid') returning id`;
+          >`insert into orders (organization_id, user_id, idempotency_key, plan, interval, currency, subtotal_minor, net_minor, tax_minor, total_minor, tax_rate, tax_treatment, base_price_usd, fx_rate, billing_name, billing_country, status)
+            values (${org}, ${`user-${n}-0`}, ${randomBytes(16).toString("hex")}, 'team', 'monthly', 'EUR', 2900, 2900, 551, 3451, '19', 'standard', '29.00', '0.8634', ${`Company ${n} GmbH`}, 'DE', 'paid') returning id`;
           if (!order) throw new Error("no order");
           await tx`insert into payments (order_id, provider, status, amount_minor, currency, card_brand, card_last4) values (${order.id}, 'test', 'succeeded', 3451, 'EUR', 'Visa', '4242')`;
           const payload = JSON.stringify({

@@ -77,10 +77,10 @@ async function seedDemoPlan(sql) {
   if (existing) return;
   await sql.begin(async (tx) => {
     const [order] = await tx`insert into orders
-        (organization_id, idempotency_key, plan, interval, currency, net_minor, tax_minor, total_minor,
-         tax_rate, tax_treatment, base_price_usd, fx_rate, billing_name, billing_country, status, paid_at)
-      values (${org.id}, 'seed', 'pro', 'monthly', 'USD', 1200, 0, 1200,
-         '0', 'exclusive', '12.00', '1', ${DEMO_ORG.name}, 'US', 'paid', now())
+        (organization_id, idempotency_key, plan, interval, currency, subtotal_minor, net_minor, tax_minor,
+         total_minor, tax_rate, tax_treatment, base_price_usd, fx_rate, billing_name, billing_country, status, paid_at)
+      values (${org.id}, 'seed', 'pro', 'monthly', 'USD', 1200, 1200, 0,
+         1200, '0', 'exclusive', '12.00', '1', ${DEMO_ORG.name}, 'US', 'paid', now())
       returning id`;
     await tx`insert into payments
         (order_id, provider, provider_reference, status, amount_minor, currency, card_brand, card_last4)

@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BODY_CAPS, bodyCapFor, MAX_REQUEST_BYTES } from "./edge-contract";
+import {
+  BODY_CAPS,
+  bodyCapFor,
+  EDGE_REFUSAL_MAX_HOLD_MS,
+  MAX_REQUEST_BYTES,
+  refusalCacheControl,
+} from "./edge-contract";
 
 /** Every route handler file under src/app, with the URL path it serves (`[...x]` kept as is). */
 function routeFiles(dir = "src/app"): { path: string; source: string }[] {
@@ -69,6 +75,26 @@ describe("the body caps shared by the edge and the route handlers", () => {
       expect(source, file).toContain(use);
       // No other literal byte cap next to it.
       expect(source, file).not.toMatch(/=\s*\d+\s*\*\s*1024\b/);
+    }
+  });
+});
+
+describe("the Cache-Control of a refusal the edge may repeat", () => {
+  it("lets the edge hold it for the hold rounded up to whole seconds, as Retry-After is", () => {
+    expect(refusalCacheControl(0)).toBe("no-store");
+    // A one-second burst limit's refusal holds for under a second: the edge still absorbs it.
+    expect(refusalCacheControl(1)).toBe("private, max-age=1");
+    expect(refusalCacheControl(999)).toBe("private, max-age=1");
+    expect(refusalCacheControl(1000)).toBe("private, max-age=1");
+    expect(refusalCacheControl(1001)).toBe("private, max-age=2");
+    expect(refusalCacheControl(3600_000)).toBe(`private, max-age=${EDGE_REFUSAL_MAX_HOLD_MS / 1000}`);
+  });
+
+  it("never holds longer than the Retry-After the client is given for the same refusal", () => {
+    for (const holdsForMs of [1, 250, 999, 1000, 1500, 9999, 10_000]) {
+      const retryAfterSeconds = Math.max(1, Math.ceil(holdsForMs / 1000));
+      const maxAge = Number(/max-age=(\d+)/.exec(refusalCacheControl(holdsForMs))?.[1]);
+      expect(maxAge).toBeLessThanOrEqual(retryAfterSeconds);
     }
   });
 });

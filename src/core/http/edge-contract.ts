@@ -65,13 +65,15 @@ export const EDGE_REFUSAL_MAX_HOLD_MS = 10_000;
  * Cache-Control of a 429 whose refusal depends only on the client's address, the method, the path
  * and the request's credentials (Authorization, Cookie), never on its body or query, and which the
  * database says holds for `holdsForMs` more (at most EDGE_REFUSAL_MAX_HOLD_MS): `private` (a cache
- * for this client alone: the edge keeps it per client and credentials) for the whole seconds it
- * holds. The edge then repeats that answer to that client's same request, with an `Age` and its
- * Retry-After counted down, so its body must state no time. Under a second: `no-store`, as every API
- * error.
+ * for this client alone: the edge keeps it per client and credentials) for the hold rounded up to
+ * whole seconds, as Retry-After is. The edge then repeats that answer to that client's same request,
+ * with an `Age` and its Retry-After counted down, so its body must state no time. Rounding up never
+ * refuses a client that waits as its Retry-After told it (that is at least as long), and it lets the
+ * edge absorb a client that hammers past a one-second burst limit without asking the app each time.
+ * A refusal that does not hold (0 ms): `no-store`, as every API error.
  */
 export function refusalCacheControl(holdsForMs: number): string {
-  const seconds = Math.floor(Math.min(holdsForMs, EDGE_REFUSAL_MAX_HOLD_MS) / 1000);
+  const seconds = Math.ceil(Math.min(holdsForMs, EDGE_REFUSAL_MAX_HOLD_MS) / 1000);
   return seconds > 0 ? `private, max-age=${seconds}` : "no-store";
 }
 
