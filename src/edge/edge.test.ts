@@ -14,6 +14,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BODY_CAPS } from "@/core/http/edge-contract";
 import { readServerConfig } from "./config";
 import { createEdgeHandler } from "./edge";
+import { createLogger } from "./log";
+import { createMetrics, routePattern } from "./metrics";
 
 type Answer = { status: number; body: string };
 
@@ -418,5 +420,43 @@ describe("headers the edge pins before the app", () => {
     });
     expect(sameOrigin.status).toBe(200);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("the request log and metrics under a flood of refusals", () => {
+  it("logs the app's refusal, counts the edge's repeats without a log line each", async () => {
+    const lines: { path?: string; status?: number }[] = [];
+    const destination = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const log = createLogger({ dev: false, destination });
+    const metrics = createMetrics({ token: undefined, routes: [], sql: undefined });
+    const next = (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(429, { "cache-control": "private, max-age=5", "content-type": "application/json" });
+      res.end('{"error":{"code":"rate_limited","message":"app"}}');
+    };
+    server = createServer(createEdgeHandler(next, { log, metrics }));
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    for (let i = 0; i < 5; i++) expect((await send(port, "/limited", { method: "POST" })).status).toBe(429);
+    const requests = lines.filter((line) => line.path === "/limited");
+    expect(requests).toEqual([expect.objectContaining({ status: 429 })]);
+    const refusals = await metrics.registry.getSingleMetric("abacus_edge_refusals_total")?.get();
+    expect(refusals?.values).toContainEqual(
+      expect.objectContaining({ labels: { reason: "repeated_refusal" }, value: 4 }),
+    );
+  });
+
+  it("names each request by its route pattern, also when the same path comes again", () => {
+    const routes = [
+      { page: "/docs/[slug]", regex: /^\/docs\/([^/]+?)(?:\/)?$/ },
+      { page: "/pricing", regex: /^\/pricing(?:\/)?$/ },
+    ];
+    for (let round = 0; round < 2; round++) {
+      expect(routePattern(routes, "/docs/api?x=1")).toBe("/docs/[slug]");
+      expect(routePattern(routes, "/pricing")).toBe("/pricing");
+      expect(routePattern(routes, "/nope")).toBe("(unmatched)");
+    }
+    // Thousands of distinct probe paths stay within the memo's bound and keep matching.
+    for (let i = 0; i < 5_000; i++) expect(routePattern(routes, `/probe-${i}`)).toBe("(unmatched)");
+    expect(routePattern(routes, "/docs/x")).toBe("/docs/[slug]");
   });
 });

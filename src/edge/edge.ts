@@ -27,7 +27,7 @@ import { clientAddress } from "./client-address";
 import type { ServerConfig } from "./config";
 import { AnonymousAnswers, cacheDirectives, isAnonymousRead, RefusalMemory, refusalKey } from "./edge-memory";
 import type { Health } from "./health";
-import { type Logger, logRequest, requestId } from "./log";
+import { type Logger, logRequest, requestId, unlogged } from "./log";
 import type { Metrics, RefusalReason } from "./metrics";
 import type { PageCache } from "./page-cache";
 import {
@@ -301,6 +301,7 @@ export function createEdgeHandler(
     const refused = memory.refusals.refusal(client, req);
     if (refused?.answer) {
       metrics?.refused("repeated_refusal");
+      unlogged(res);
       answerEarly(req, res, 429, withSecurityHeaders(refused.answer.headers), refused.answer.body);
       return;
     }

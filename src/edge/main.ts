@@ -143,7 +143,7 @@ async function shutDown(signal: string) {
   const pools = [versionSql, healthSql, appPool()].filter((pool) => pool !== undefined);
   await Promise.allSettled(pools.map((pool) => pool.end({ timeout: 5 })));
   log.info({ event: "stopped", ms: Date.now() - started }, "Abacus stopped");
-  log.flush();
+  await new Promise<void>((resolve) => log.flush(() => resolve()));
   process.exit(0);
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));

@@ -34,8 +34,27 @@ export function readRoutes(distDir: string): Route[] {
 }
 
 /** The route pattern a request path is counted under (one of a fixed set). */
+/** Paths already matched, so that a request costs one Map lookup instead of a scan of every route. */
+const matched = new WeakMap<Route[], Map<string, string>>();
+/** Bounded: a flood of distinct paths (404 probes) only empties it now and then. */
+const MAX_MATCHED = 2_048;
+
 export function routePattern(routes: Route[], url: string | undefined): string {
   const pathname = (url ?? "/").split("?", 1)[0] ?? "/";
+  let memo = matched.get(routes);
+  if (!memo) {
+    memo = new Map();
+    matched.set(routes, memo);
+  }
+  const known = memo.get(pathname);
+  if (known !== undefined) return known;
+  const route = matchRoute(routes, pathname);
+  if (memo.size >= MAX_MATCHED) memo.clear();
+  memo.set(pathname, route);
+  return route;
+}
+
+function matchRoute(routes: Route[], pathname: string): string {
   if (pathname.startsWith("/_next/static/")) return "/_next/static/*";
   if (pathname === METRICS_PATH) return METRICS_PATH;
   if (pathname.startsWith("/api/health/"))
