@@ -99,6 +99,14 @@ export function createMetrics({
   const registry = new Registry();
   // Event-loop lag, memory, CPU, handles: prom-client's standard process and Node.js metrics.
   collectDefaultMetrics({ register: registry });
+  // Three of those are gauges named like counters (`*_total`), which `promtool check metrics`
+  // rejects; their per-type twins (`nodejs_active_handles{type}`…) stay, and sum() to the same.
+  for (const name of [
+    "nodejs_active_handles_total",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources_total",
+  ])
+    registry.removeSingleMetric(name);
   const requests = new Counter({
     name: "abacus_http_requests_total",
     help: "HTTP requests answered, by route pattern, method and status.",
