@@ -1,8 +1,16 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumLaunchOptions } from "./scripts/dev/chromium.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const baseURL = `http://localhost:${port}`;
+/**
+ * Everything the suite's server prints (stdout and stderr), started afresh by each run: the global
+ * teardown checks it (tests/e2e/global-teardown.ts). E2E_SERVER_LOG moves it.
+ */
+export const serverLog = path.resolve(process.env.E2E_SERVER_LOG ?? `.test-data/e2e-server-${port}.log`);
+mkdirSync(path.dirname(serverLog), { recursive: true });
 
 // Run through `npm run test:e2e`: it builds the app, starts a fresh embedded PostgreSQL (or uses
 // DATABASE_URL), migrates it and then runs this against `node dist/server.mjs` (the production server).
@@ -20,8 +28,11 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  // After all specs: every line of the server's log is JSON and none holds a secret of the run.
+  globalTeardown: "./tests/e2e/global-teardown.ts",
   webServer: {
-    command: "node scripts/build/server.mjs && node dist/server.mjs",
+    // The server's output goes to `serverLog` (truncated at start), not to Playwright's console.
+    command: `node scripts/build/server.mjs && node dist/server.mjs > '${serverLog.replace(/'/g, "'\\''")}' 2>&1`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

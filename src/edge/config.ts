@@ -14,6 +14,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** The bearer token of /metrics (METRICS_TOKEN); undefined: metrics are off. */
   metricsToken: string | undefined;
+  /** The app's database pool size (DATABASE_POOL_SIZE), which /metrics reports. */
+  databasePoolSize: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function readServerConfig(
       serverMaxConnections,
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       metricsToken: env.METRICS_TOKEN,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
     },
   };
 }

@@ -9,29 +9,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { format } from "node:util";
 import pino, { type Logger } from "pino";
 import { REQUEST_ID_HEADER } from "@/core/http/edge-contract";
+import { LOG_SERVICE, REDACTED_PATHS, REDACTION_CENSOR } from "@/core/logging";
 
 export type { Logger };
-
-/** Paths pino replaces with "[redacted]" wherever a logged object has them. */
-export const REDACTED_PATHS = [
-  "headers.cookie",
-  "headers.authorization",
-  "headers['set-cookie']",
-  "req.headers.cookie",
-  "req.headers.authorization",
-  "res.headers['set-cookie']",
-  "*.password",
-  "*.newPassword",
-  "*.currentPassword",
-  "*.token",
-  "*.secret",
-  "*.apiKey",
-  "*.cardNumber",
-  "*.number",
-  "*.cvc",
-];
 
 export function createLogger({
   dev,
@@ -42,8 +25,8 @@ export function createLogger({
   destination?: pino.DestinationStream;
 }): Logger {
   const options: pino.LoggerOptions = {
-    base: { service: "abacus" },
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    base: { service: LOG_SERVICE },
+    redact: { paths: REDACTED_PATHS, censor: REDACTION_CENSOR },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   };
@@ -58,6 +41,30 @@ export function createLogger({
   // under load, instead of one blocking write(2) per request (12 % of the server's CPU in a flood of
   // cheap requests). Shutdown flushes before the process exits (main.ts).
   return pino(options, pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * Sends what anything in this process writes with `console` (the app's messages, Next.js's own
+ * warnings and errors, libraries) through `log`, one JSON line each, so that the server's output
+ * is JSON from end to end (in production; development keeps the console as it is). An Error among
+ * the arguments is logged as `err` (message and stack in the same line).
+ */
+export function routeConsole(log: Logger, target: Console = console): void {
+  const route =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const error = args.find((arg) => arg instanceof Error);
+      const rest = args.filter((arg) => arg !== error);
+      const message = rest.length > 0 ? format(...rest) : error instanceof Error ? error.message : "";
+      if (error) log[level]({ err: error }, message);
+      else log[level](message);
+    };
+  target.debug = route("debug");
+  target.log = route("info");
+  target.info = route("info");
+  target.warn = route("warn");
+  target.error = route("error");
+  target.trace = route("debug");
 }
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,128}$/;

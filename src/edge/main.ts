@@ -14,12 +14,12 @@
 import process from "node:process";
 import next from "next";
 import postgres, { type Sql } from "postgres";
-import { APP_POOL_GLOBAL } from "@/core/http/edge-contract";
+import { APP_POOL_GLOBAL, type AppPoolStats } from "@/core/http/edge-contract";
 import { readServerConfig } from "./config";
 import { createEdgeHandler, createEdgeServer } from "./edge";
 import { createHealth, latestMigration } from "./health";
 import { listenOrExit } from "./listen";
-import { createLogger } from "./log";
+import { createLogger, routeConsole } from "./log";
 import { createMetrics, readRoutes } from "./metrics";
 import { createPageCache, fxVersionReader } from "./page-cache";
 import { edgeSecurityHeaders } from "./request-guard";
@@ -34,6 +34,8 @@ if (read.errors) {
 const { config } = read;
 const { port, host } = config;
 const log = createLogger({ dev });
+// In production every line the process prints is JSON: the app's and Next.js's console output too.
+if (!dev) routeConsole(log);
 
 const app = next({ dev, hostname: "localhost", port });
 await app.prepare();
@@ -73,12 +75,15 @@ const metrics = createMetrics({
   token: config.metricsToken,
   routes: readRoutes(process.env.NEXT_DIST_DIR || ".next"),
   sql: healthSql,
+  pool: () => appPoolEntry()?.stats ?? { size: config.databasePoolSize, active: 0, waited: 0 },
 });
 
 const server = createEdgeServer(
   createEdgeHandler(app.getRequestHandler(), { ...config, pageCache, staticAssets, health, log, metrics }),
   config,
 );
+server.connections.onRefused = (cap) =>
+  metrics.refused(cap === "client" ? "client_connection_cap" : "server_connection_cap");
 // A taken port ends this process with a message and code 1 (listen.ts).
 listenOrExit(server, { port, host }, async () => {
   if (!dev) await warmUp();
@@ -148,7 +153,12 @@ async function shutDown(signal: string) {
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));
 
-/** The app's database pool, when a request has opened it (src/server/db/client.ts). */
+/** The app's database pool and its counts, when a request has opened it (src/server/db/client.ts). */
+function appPoolEntry(): { sql?: Sql; stats?: AppPoolStats } | undefined {
+  return (globalThis as unknown as Record<string, { sql?: Sql; stats?: AppPoolStats } | undefined>)[
+    APP_POOL_GLOBAL
+  ];
+}
 function appPool(): Sql | undefined {
-  return (globalThis as unknown as Record<string, { sql?: Sql } | undefined>)[APP_POOL_GLOBAL]?.sql;
+  return appPoolEntry()?.sql;
 }

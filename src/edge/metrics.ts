@@ -12,6 +12,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Sql } from "postgres";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AppPoolStats } from "@/core/http/edge-contract";
+import {
+  JOB_QUEUE_EXISTS_SQL,
+  JOB_QUEUE_SQL,
+  JOB_STATES,
+  type JobQueueRow,
+  type JobQueueState,
+  jobQueueState,
+} from "@/core/jobs/queue";
 
 export const METRICS_PATH = "/metrics";
 
@@ -71,7 +80,10 @@ export type RefusalReason =
   | "cross_origin_action"
   | "client_queue_full"
   | "repeated_refusal"
-  | "connection_cap";
+  /** A client's open connections at CLIENT_MAX_CONNECTIONS: the newest is reset before any byte is read. */
+  | "client_connection_cap"
+  /** All open connections at SERVER_MAX_CONNECTIONS: Node drops the new one in its accept path. */
+  | "server_connection_cap";
 
 export interface Metrics {
   /** Counts `req` once its answer is finished (status, latency) under its route pattern. */
@@ -84,20 +96,36 @@ export interface Metrics {
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+/** How long a scrape's reading of the job queue is reused (scrapes from several Prometheus servers). */
+export const JOB_QUEUE_CACHE_MS = 5_000;
+
 export function createMetrics({
   token,
   routes,
   sql,
+  pool = () => undefined,
+  now = Date.now,
 }: {
   /** METRICS_TOKEN; without it `/metrics` answers 404 and nothing is exposed. */
   token: string | undefined;
   routes: Route[];
   /** A connection of the server's own, for the counts read at scrape time. */
   sql: Sql | undefined;
+  /** The app pool's counts (src/server/db/client.ts), once a request opened the pool. */
+  pool?: () => AppPoolStats | undefined;
+  now?: () => number;
 }): Metrics {
   const registry = new Registry();
   // Event-loop lag, memory, CPU, handles: prom-client's standard process and Node.js metrics.
   collectDefaultMetrics({ register: registry });
+  // Three of those are gauges named like counters (`*_total`), which `promtool check metrics`
+  // rejects; their per-type twins (`nodejs_active_handles{type}`…) stay, and sum() to the same.
+  for (const name of [
+    "nodejs_active_handles_total",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources_total",
+  ])
+    registry.removeSingleMetric(name);
   const requests = new Counter({
     name: "abacus_http_requests_total",
     help: "HTTP requests answered, by route pattern, method and status.",
@@ -142,8 +170,90 @@ export function createMetrics({
     "outcome",
     "select status as key, count(*) as count from payments group by status",
   );
-  // The billing job queue registers its depth here once it exists, for example:
-  //   new Gauge({ name: "abacus_jobs", labelNames: ["state"], registers: [registry], collect() { … } })
+
+  // The app's database pool: counted by the app (src/server/db/client.ts), read here at scrape time.
+  new Gauge({
+    name: "abacus_db_pool_size",
+    help: "Connections the app's database pool may open (DATABASE_POOL_SIZE).",
+    registers: [registry],
+    collect() {
+      const stats = pool();
+      if (stats) this.set(stats.size);
+    },
+  });
+  new Gauge({
+    name: "abacus_db_pool_in_use",
+    help: "Connections of the app's database pool running a query or holding a transaction.",
+    registers: [registry],
+    collect() {
+      const stats = pool();
+      this.set(stats ? Math.min(stats.active, stats.size) : 0);
+    },
+  });
+  new Gauge({
+    name: "abacus_db_pool_waiting",
+    help: "Queries and transactions waiting for a connection of the app's database pool.",
+    registers: [registry],
+    collect() {
+      const stats = pool();
+      this.set(stats ? Math.max(0, stats.active - stats.size) : 0);
+    },
+  });
+  new Counter({
+    name: "abacus_db_pool_waits_total",
+    help: "Queries and transactions that started while every connection of the app's pool was taken.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(pool()?.waited ?? 0);
+    },
+  });
+
+  // The billing clock's job queue (graphile-worker's tables), read at most every JOB_QUEUE_CACHE_MS.
+  let queueRead: { at: number; state: Promise<JobQueueState | null> } | undefined;
+  const readQueue = (): Promise<JobQueueState | null> => {
+    if (!sql) return Promise.resolve(null);
+    if (queueRead && now() - queueRead.at < JOB_QUEUE_CACHE_MS) return queueRead.state;
+    const state = (async () => {
+      const [schema] = await sql.unsafe<{ exists: boolean }[]>(JOB_QUEUE_EXISTS_SQL);
+      if (!schema?.exists) return null;
+      const [row] = await sql.unsafe<JobQueueRow[]>(JOB_QUEUE_SQL);
+      return row ? jobQueueState(row) : null;
+    })().catch(() => null);
+    queueRead = { at: now(), state };
+    return state;
+  };
+  new Gauge({
+    name: "abacus_jobs",
+    help: "Jobs of the billing clock's queue, by state: due (waiting for a worker), scheduled (later), running, failed (every attempt used).",
+    labelNames: ["state"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const queue = await readQueue();
+      if (queue) for (const state of JOB_STATES) this.set({ state }, queue[state]);
+    },
+  });
+  new Gauge({
+    name: "abacus_jobs_oldest_due_age_seconds",
+    help: "How long the oldest due job of the billing clock's queue has waited (0: none due).",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const queue = await readQueue();
+      if (queue) this.set(queue.oldestDueAt ? Math.max(0, (now() - queue.oldestDueAt.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: "abacus_billing_last_run_timestamp_seconds",
+    help: "When the billing clock's tick last ran, on any instance (Unix time).",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const queue = await readQueue();
+      if (queue?.lastTickAt) this.set(queue.lastTickAt.getTime() / 1000);
+    },
+  });
 
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
 

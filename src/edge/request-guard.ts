@@ -293,6 +293,8 @@ export class ConnectionLimits {
   /** socket address → open connections */
   readonly open = new Map<string, number>();
   refused = 0;
+  /** Told of each refused connection and which cap refused it (the metrics count them). */
+  onRefused: (cap: "client" | "server") => void = () => {};
 
   constructor({
     maxPerClient = DEFAULT_CLIENT_MAX_CONNECTIONS,
@@ -311,6 +313,7 @@ export class ConnectionLimits {
     const count = this.open.get(client) ?? 0;
     if (count >= this.maxPerClient) {
       this.refused++;
+      this.onRefused("client");
       // A reset: no closing handshake to wait for, and no TIME_WAIT left on this side.
       if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
       else socket.destroy();
@@ -334,6 +337,7 @@ export class ConnectionLimits {
     if (this.maxTotal !== undefined) server.maxConnections = this.maxTotal;
     server.on("drop", () => {
       this.refused++;
+      this.onRefused("server");
     });
     const listeners = server.listeners("connection");
     server.removeAllListeners("connection");

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD, demo, uniqueEmail } from "./auth-helpers";
+import { scanServerLog } from "./log-hygiene";
 
 // The real server's logs (dist/server.mjs, its own port, the suite's database) over a journey that
 // handles every kind of secret: a password typed at sign-up, a session cookie, an API key, a test
@@ -72,6 +73,12 @@ test("request lines carry the answer's X-Request-Id and no secret", async () => 
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
+    // Every line it printed is a JSON record (the app's console output and graphile-worker's too),
+    // but for the plain [mail] lines a local instance prints for the person at the terminal.
+    const secrets = new Map(
+      Object.entries({ password, cookieValue, apiKey, card, token }).map(([k, v]) => [v, k]),
+    );
+    expect(scanServerLog(output, { always: secrets, mailed: new Map() })).toEqual([]);
     const lines = output
       .split("\n")
       .filter((line) => line.startsWith("{"))
@@ -91,4 +98,29 @@ test("request lines carry the answer's X-Request-Id and no secret", async () => 
   } finally {
     child.kill("SIGTERM");
   }
+});
+
+test("the log check finds a line that is not JSON, a secret, and a mailed token outside a [mail] line", () => {
+  const record = (msg: string) => JSON.stringify({ level: "info", time: "2026-11-28T06:00:00.000Z", msg });
+  const log = [
+    record("request"),
+    "plain text from somewhere",
+    record("signed in with hunter2-unusual-passphrase"),
+    "[mail] Reset your password (to a@example.com): http://x/reset/tok-0123456789abcdef",
+    record("GET /reset/tok-0123456789abcdef"),
+    record("cookie better-auth.session_token=abc.def"),
+    "[mail] Welcome (to b@example.com): hunter2-unusual-passphrase",
+    "",
+  ].join("\n");
+  const findings = scanServerLog(log, {
+    always: new Map([["hunter2-unusual-passphrase", "a password"]]),
+    mailed: new Map([["tok-0123456789abcdef", "a mailed token"]]),
+  });
+  expect(findings.map((f) => [f.line, f.what])).toEqual([
+    [2, "a line that is not a JSON log record"],
+    [3, "a password"],
+    [5, "a mailed token"],
+    [6, "a session cookie"],
+    [7, "a password"],
+  ]);
 });

@@ -119,5 +119,16 @@ export function isCredentialLessRead(request: {
  */
 export const APP_POOL_GLOBAL = "__abacusDb";
 
+/**
+ * What the app's pool counts (kept beside it under APP_POOL_GLOBAL, read by `/metrics`): its size,
+ * the queries and transactions under way now, and how many of them ever started while every
+ * connection was taken (they waited: queued in the driver, or pipelined behind another query).
+ */
+export interface AppPoolStats {
+  size: number;
+  active: number;
+  waited: number;
+}
+
 /** The request id the server gives every request and answer, and logs with it. */
 export const REQUEST_ID_HEADER = "x-request-id";

@@ -12,7 +12,9 @@ export function getMailer(): Mailer {
   const env = getEnv();
   holder.__abacusMailer = createMailer(getDb(), {
     deliver: env.SMTP_URL ? createSmtpSender(env.SMTP_URL, env.MAIL_FROM) : undefined,
-    announce: localMail() ? (line) => console.info(line) : undefined,
+    // Written as is, for the person at the terminal: not a log record (the server's console output
+    // becomes JSON log lines), and only on a local instance.
+    announce: localMail() ? (line) => process.stdout.write(`${line}\n`) : undefined,
   });
   return holder.__abacusMailer;
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { OverviewScreen } from "@/features/admin/server";
+import { loadOverview, OverviewScreen } from "@/features/admin/server";
 import { requireAdmin } from "@/server/authz";
+import { getDb } from "@/server/db/client";
 
 export const metadata: Metadata = { title: "Administration" };
 
@@ -10,5 +11,7 @@ export default async function Page({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   await requireAdmin("/admin");
-  return <OverviewScreen params={await searchParams} />;
+  const params = await searchParams;
+  const data = await loadOverview(getDb(), params);
+  return <OverviewScreen params={params} data={data} />;
 }

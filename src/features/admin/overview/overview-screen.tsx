@@ -5,30 +5,14 @@ import { TimeSeries } from "@/components/charts/time-series";
 import { Card } from "@/components/ui/card";
 import { formatMoney } from "@/core/money/format";
 import { plural } from "@/core/plural";
-import { receiptKeyOverview } from "@/features/billing";
 import { cn } from "@/lib/utils";
-import { getDb } from "@/server/db/client";
-import { getEnv } from "@/server/env";
-import { getMonitoringConfig } from "@/server/monitoring";
 import packageJson from "../../../../package.json";
 import { AdminPage } from "../admin-nav";
 import { type SearchParams, withParams } from "../search-params";
-import {
-  databaseVersion,
-  getErrorEvent,
-  type InboxFilter,
-  instanceCounts,
-  listContactMessages,
-  listErrorGroups,
-  pageViewsByDay,
-  pageViewsByRoute,
-  revenueByCurrency,
-  signUpsByDay,
-} from "../server/overview";
+import type { OverviewData } from "../server/overview";
 import { Inbox } from "./inbox";
+import { JobQueueFact, MetricsFact } from "./operations";
 import { SchemaVersionFact } from "./schema-version";
-
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 function Section({
   id,
@@ -75,46 +59,34 @@ function Tabs({ items }: { items: { href: string; label: string; current: boolea
   );
 }
 
-/** /admin: the instance at a glance. */
-export async function OverviewScreen({ params }: { params: SearchParams }) {
-  const db = getDb();
-  const env = getEnv();
-  const range = one(params.views) === "7" ? 7 : 30;
-  const inbox =
-    (["open", "handled", "all"] as const).find((f) => f === one(params.inbox)) ??
-    ("open" satisfies InboxFilter);
-  const errorId = one(params.error);
-  const [counts, revenue, signUps, messages, errors, viewsDaily, viewsRoutes, dbVersion, detail, keys] =
-    await Promise.all([
-      instanceCounts(db),
-      revenueByCurrency(db),
-      signUpsByDay(db, 30),
-      listContactMessages(db, inbox),
-      listErrorGroups(db),
-      pageViewsByDay(db, range),
-      pageViewsByRoute(db, range),
-      databaseVersion(db),
-      errorId ? getErrorEvent(db, errorId) : Promise.resolve(null),
-      receiptKeyOverview(db),
-    ]);
+/** /admin: the instance at a glance, from what its page loaded (`loadOverview`). */
+export function OverviewScreen({
+  params,
+  data: { range, inbox, counts, revenue, signUps, messages, errors, viewsDaily, viewsRoutes, detail, system },
+}: {
+  params: SearchParams;
+  data: OverviewData;
+}) {
   const facts: [string, ReactNode][] = [
     ["App version", packageJson.version],
     [
       "Database",
-      `${env.DATABASE_MODE === "embedded" ? "Embedded PostgreSQL" : "External PostgreSQL"} ${dbVersion}`,
+      `${system.databaseMode === "embedded" ? "Embedded PostgreSQL" : "External PostgreSQL"} ${system.databaseVersion}`,
     ],
-    ["Schema version", <SchemaVersionFact key="schema-version" />],
+    ["Schema version", <SchemaVersionFact key="schema-version" version={system.schemaVersion} />],
     [
       "Error reporting",
-      getMonitoringConfig().mode === "sentry"
+      system.monitoring === "sentry"
         ? "Sentry (forwarded through /monitoring)"
         : "Kept by this instance (see Error reports)",
     ],
     [
       "Analytics",
-      env.VERCEL ? "Vercel Web Analytics" : "First-party page views (no cookies, no IP addresses)",
+      system.vercel ? "Vercel Web Analytics" : "First-party page views (no cookies, no IP addresses)",
     ],
-    ["Receipt key ids", <ReceiptKeys key="receipt-keys" keys={keys} />],
+    ["Metrics", <MetricsFact key="metrics" on={system.metrics} />],
+    ["Job queue", <JobQueueFact key="job-queue" queue={system.jobs} clock={system.billingClock} />],
+    ["Receipt key ids", <ReceiptKeys key="receipt-keys" keys={system.receiptKeys} />],
   ];
   const stat = (label: string, value: number, note?: string) => (
     <Card className="grid gap-1 p-4">
@@ -224,7 +196,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
         {errors.length === 0 ? (
           <p className="rounded-lg border border-dashed border-border p-6 text-sm text-muted-foreground">
             No error reports in the last 30 days.{" "}
-            {getMonitoringConfig().mode === "sentry"
+            {system.monitoring === "sentry"
               ? "Reports go to Sentry."
               : "Errors in the browser or on the server are stored here."}
           </p>
@@ -311,7 +283,7 @@ export async function OverviewScreen({ params }: { params: SearchParams }) {
 }
 
 /** The published receipt keys: which one signs now, which are retired (old receipts still verify). */
-function ReceiptKeys({ keys }: { keys: Awaited<ReturnType<typeof receiptKeyOverview>> }) {
+function ReceiptKeys({ keys }: { keys: OverviewData["system"]["receiptKeys"] }) {
   if (keys.length === 0) {
     return (
       <span data-testid="receipt-keys">

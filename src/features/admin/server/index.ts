@@ -2,3 +2,4 @@
 export { CurrencyScreen, loadCurrencyScreen } from "../currency/currency-screen";
 export { OverviewScreen } from "../overview/overview-screen";
 export { loadUsersScreen, UsersScreen } from "../users/users-screen";
+export { jobQueue, loadOverview, type OverviewData } from "./overview";

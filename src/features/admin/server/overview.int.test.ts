@@ -1,7 +1,8 @@
+import { quickAddJob, runMigrations } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orders, organization, subscriptions } from "@/server/db/schema";
 import { createTestDatabase } from "../../../../tests/support/db";
-import { activeSubscriptions, revenueByCurrency } from "./overview";
+import { activeSubscriptions, jobQueue, revenueByCurrency } from "./overview";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -74,5 +75,42 @@ describe("admin overview money figures", () => {
         sub("org-c", "active", now - day),
       ]);
     expect(await activeSubscriptions(t.db)).toBe(1);
+  });
+});
+
+describe("the job queue in the system facts", () => {
+  it("is null until graphile-worker's schema exists, then counts each state from its tables", async () => {
+    expect(await jobQueue(t.db)).toBeNull();
+    await runMigrations({ connectionString: t.url });
+    expect(await jobQueue(t.db)).toEqual({
+      due: 0,
+      scheduled: 0,
+      running: 0,
+      failed: 0,
+      capped: false,
+      oldestDueAt: null,
+      lastTickAt: null,
+    });
+
+    const options = { connectionString: t.url };
+    const past = new Date(Date.now() - 60_000);
+    await quickAddJob(options, "billing_renew", { n: 1 }, { runAt: past });
+    await quickAddJob(options, "billing_renew", { n: 2 });
+    await quickAddJob(options, "billing_renew", { n: 3 }, { runAt: new Date(Date.now() + 3_600_000) });
+    const running = await quickAddJob(options, "billing_renew", { n: 4 });
+    const failed = await quickAddJob(options, "billing_renew", { n: 5 }, { maxAttempts: 2 });
+    // As a worker leaves them: one locked while it runs, one with every attempt used.
+    await t.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'w1', attempts = 1
+      where id = ${running.id}`;
+    await t.sql`update graphile_worker._private_jobs set attempts = 2, last_error = 'declined'
+      where id = ${failed.id}`;
+    const tick = new Date("2026-11-28T06:01:00Z");
+    await t.sql`insert into graphile_worker._private_known_crontabs (identifier, known_since, last_execution)
+      values ('billing_tick', ${tick.toISOString()}, ${tick.toISOString()})`;
+
+    const queue = await jobQueue(t.db);
+    expect(queue).toMatchObject({ due: 2, scheduled: 1, running: 1, failed: 1, capped: false });
+    expect(queue?.oldestDueAt?.getTime()).toBe(past.getTime());
+    expect(queue?.lastTickAt?.toISOString()).toBe(tick.toISOString());
   });
 });

@@ -1,6 +1,15 @@
 import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import {
+  JOB_QUEUE_EXISTS_SQL,
+  JOB_QUEUE_SQL,
+  type JobQueueRow,
+  type JobQueueState,
+  jobQueueState,
+} from "@/core/jobs/queue";
+import { receiptKeyOverview } from "@/features/billing";
 import { type AuditActor, writeAudit } from "@/server/audit";
+import { appliedSchemaVersion } from "@/server/backup/applied";
 import type { Db } from "@/server/db/client";
 import {
   contactMessages,
@@ -11,8 +20,73 @@ import {
   subscriptions,
   user,
 } from "@/server/db/schema";
+import { getEnv } from "@/server/env";
+import { getMonitoringConfig } from "@/server/monitoring";
 
 /** What /admin shows: counts, revenue, sign-ups, inbox, error reports, traffic and system facts. */
+
+type Params = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** Everything /admin shows, loaded by its page and passed to the overview screen as plain data. */
+export async function loadOverview(db: Db, params: Params) {
+  const env = getEnv();
+  const range: 7 | 30 = one(params.views) === "7" ? 7 : 30;
+  const inbox: InboxFilter =
+    (["open", "handled", "all"] as const).find((f) => f === one(params.inbox)) ?? "open";
+  const errorId = one(params.error);
+  const [counts, revenue, signUps, messages, errors, viewsDaily, viewsRoutes, dbVersion, detail, keys] =
+    await Promise.all([
+      instanceCounts(db),
+      revenueByCurrency(db),
+      signUpsByDay(db, 30),
+      listContactMessages(db, inbox),
+      listErrorGroups(db),
+      pageViewsByDay(db, range),
+      pageViewsByRoute(db, range),
+      databaseVersion(db),
+      errorId ? getErrorEvent(db, errorId) : Promise.resolve(null),
+      receiptKeyOverview(db),
+    ]);
+  const [schemaVersion, jobs] = await Promise.all([appliedSchemaVersion(db), jobQueue(db)]);
+  return {
+    range,
+    inbox,
+    counts,
+    revenue,
+    signUps,
+    messages,
+    errors,
+    viewsDaily,
+    viewsRoutes,
+    detail,
+    system: {
+      databaseMode: env.DATABASE_MODE,
+      databaseVersion: dbVersion,
+      schemaVersion,
+      monitoring: getMonitoringConfig().mode,
+      vercel: Boolean(env.VERCEL),
+      /** Whether /metrics answers (METRICS_TOKEN is set); never the token itself. */
+      metrics: env.METRICS_TOKEN !== undefined,
+      billingClock: env.BILLING_CLOCK,
+      jobs,
+      receiptKeys: keys,
+    },
+  };
+}
+
+export type OverviewData = Awaited<ReturnType<typeof loadOverview>>;
+
+/**
+ * The job queue of the billing clock (graphile-worker's tables, one bounded query), or null while
+ * no instance has started a clock (its schema does not exist yet).
+ */
+export async function jobQueue(db: Db): Promise<JobQueueState | null> {
+  const [schema] = await db.execute<{ exists: boolean }>(sql.raw(JOB_QUEUE_EXISTS_SQL));
+  if (!schema?.exists) return null;
+  const [row] = await db.execute<JobQueueRow>(sql.raw(JOB_QUEUE_SQL));
+  return row ? jobQueueState(row) : null;
+}
 
 export async function instanceCounts(db: Db) {
   const [[users], [orgs]] = await Promise.all([

@@ -1,8 +1,9 @@
 import "server-only";
-import { type Runner, run, type TaskList } from "graphile-worker";
+import { type Runner, run, type TaskList, Logger as WorkerLogger } from "graphile-worker";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
+import { getLog, type Logger } from "@/server/log";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { dueSubscriptions, renewSubscription } from "./renew";
 
@@ -61,14 +62,39 @@ export function billingTasks(deps: BillingDeps): TaskList {
   };
 }
 
+const LEVELS = { error: "error", warning: "warn", info: "info", debug: "debug" } as const;
+
+/**
+ * graphile-worker's log through the app's pino logger: one JSON line per message, with its scope
+ * (worker, task, job ids) and metadata as fields, an Error as `err`.
+ */
+export function workerLogger(log: Logger = getLog()): WorkerLogger {
+  const worker = log.child({ component: "graphile-worker" });
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    // A failed job's whole row comes as `job`: its id and task are enough (not its payload).
+    const { error, job, ...rest } = (meta ?? {}) as {
+      error?: unknown;
+      job?: { id?: unknown; task_identifier?: unknown };
+    };
+    const fields = {
+      ...scope,
+      ...rest,
+      ...(job ? { jobId: String(job.id), taskIdentifier: job.task_identifier } : {}),
+      ...(error === undefined ? {} : { err: error }),
+    };
+    worker[LEVELS[String(level) as keyof typeof LEVELS] ?? "info"](fields, message);
+  });
+}
+
 /** Starts this instance's worker: a small pool of its own, the cron tick, and the two tasks. */
 export async function startBillingWorker(
   connectionString: string,
   deps: BillingDeps,
-  options: { crontab?: string; concurrency?: number } = {},
+  options: { crontab?: string; concurrency?: number; logger?: WorkerLogger } = {},
 ): Promise<Runner> {
   return run({
     connectionString,
+    logger: options.logger ?? workerLogger(),
     concurrency: options.concurrency ?? 2,
     maxPoolSize: 3,
     noHandleSignals: true,
