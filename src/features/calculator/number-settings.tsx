@@ -18,10 +18,11 @@ export function NumberSettings({
   id: string;
   precisionText: string;
   rounding: RoundingMode;
-  notation: Notation;
+  /** Without it (a sheet), no notation choice. */
+  notation?: Notation;
   onPrecision: (text: string) => void;
   onRounding: (rounding: RoundingMode) => void;
-  onNotation: (notation: Notation) => void;
+  onNotation?: (notation: Notation) => void;
 }) {
   const problem = precisionProblem(precisionText);
   return (
@@ -46,16 +47,20 @@ export function NumberSettings({
         <Label htmlFor={`${id}-rounding`}>Rounding</Label>
         <RoundingSelect id={`${id}-rounding`} value={rounding} onValueChange={onRounding} />
       </div>
-      <Segmented
-        legend="Notation"
-        name={`${id}-notation`}
-        value={notation}
-        onChange={onNotation}
-        options={[
-          { value: "plain", label: "Plain" },
-          { value: "scientific", label: "Scientific" },
-        ]}
-      />
+      {notation && onNotation ? (
+        <Segmented
+          legend="Notation"
+          name={`${id}-notation`}
+          value={notation}
+          onChange={onNotation}
+          options={[
+            { value: "plain", label: "Plain" },
+            { value: "scientific", label: "Scientific" },
+          ]}
+        />
+      ) : (
+        <span />
+      )}
       <p
         id={`${id}-precision-hint`}
         className={cn(
