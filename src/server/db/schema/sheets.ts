@@ -29,7 +29,10 @@ export const sheets = pgTable(
     index("sheets_org_updated_idx").on(table.organizationId, table.updatedAt),
     check("sheets_title_length_check", sql.raw(`char_length("title") <= ${SHEET_ROW_LIMITS.titleChars}`)),
     check("sheets_body_bytes_check", sql.raw(`octet_length("body") <= ${SHEET_ROW_LIMITS.bodyBytes}`)),
-    check("sheets_precision_check", sql`${table.precision} between ${sql.raw(String(LIMITS.minPrecision))} and ${sql.raw(String(LIMITS.maxPrecision))}`),
+    check(
+      "sheets_precision_check",
+      sql`${table.precision} between ${sql.raw(String(LIMITS.minPrecision))} and ${sql.raw(String(LIMITS.maxPrecision))}`,
+    ),
     check("sheets_rounding_check", oneOf(table.rounding, roundingModes)),
   ],
 );
