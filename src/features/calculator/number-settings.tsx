@@ -1,6 +1,8 @@
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { Input, Label } from "@/components/ui/input";
-import { LIMITS, type Notation, type RoundingMode } from "@/core/decimal";
+import type { Notation } from "@/core/decimal";
+import { LIMITS } from "@/core/decimal/limits";
+import type { RoundingMode } from "@/core/rounding";
 import { cn } from "@/lib/utils";
 import { Segmented } from "./controls";
 import { precisionProblem } from "./decimal-session";

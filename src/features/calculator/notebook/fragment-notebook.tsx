@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
-import { LIMITS, parsePrecision } from "@/core/decimal";
+import { LIMITS, parsePrecision } from "@/core/decimal/limits";
 import type { RateTable } from "@/core/money/fx";
 import { DEFAULT_ROUNDING } from "../decimal-session";
 import type { CalculatorDefaults } from "../defaults";

@@ -1,10 +1,21 @@
 "use client";
 
-import { type ReactNode, useDeferredValue, useId, useMemo, useRef } from "react";
+import {
+  type ReactNode,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { notify } from "@/components/hooks/notify";
-import { parsePrecision, type RoundingMode } from "@/core/decimal";
-import { type LineResult, SheetEvaluator } from "@/core/decimal/sheet";
+import { useEarlyInput } from "@/components/ui/early-input";
+import { parsePrecision } from "@/core/decimal/limits";
+import type { LineResult, SheetEvaluator } from "@/core/decimal/sheet";
 import type { RateTable } from "@/core/money/fx";
+import type { RoundingMode } from "@/core/rounding";
 import { cn } from "@/lib/utils";
 import { ExactBadge } from "../exactness";
 import { NumberSettings } from "../number-settings";
@@ -55,17 +66,30 @@ export function NotebookEditor({
   const ids = useId();
   const evaluator = useRef<SheetEvaluator | null>(null);
   const mirror = useRef<HTMLDivElement>(null);
+  // text typed before hydration is taken up as typing; until then the textarea draws its own text
+  const keepEarly = useEarlyInput(draft.text);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const text = useDeferredValue(draft.text);
   const precision = parsePrecision(draft.precisionText);
   const lastPrecision = useRef(precision ?? 20);
   if (precision !== null) lastPrecision.current = precision;
   const p = precision ?? lastPrecision.current;
-  const results = useMemo(() => {
-    evaluator.current ??= new SheetEvaluator();
+  // the engine is not on the page's first load: it comes with the first sheet, focus or pointer
+  const [engine, setEngine] = useState<typeof import("@/core/decimal/sheet") | null>(null);
+  const loadEngine = useCallback(() => {
+    void import("@/core/decimal/sheet").then(setEngine);
+  }, []);
+  useEffect(() => {
+    if (text.trim() !== "") loadEngine();
+  }, [text, loadEngine]);
+  const results: readonly LineResult[] = useMemo(() => {
+    if (!engine) return [];
+    evaluator.current ??= new engine.SheetEvaluator();
     return evaluator.current.run(text, { precision: p, rounding: draft.rounding, rates });
-  }, [text, p, draft.rounding, rates]);
+  }, [engine, text, p, draft.rounding, rates]);
   const lines = draft.text.split("\n");
-  const stale = text !== draft.text;
+  const stale = text !== draft.text || (!engine && text.trim() !== "");
   const rows = Math.max(lines.length, 8) + 1;
   const editorId = `${ids}-sheet`;
   const errors = results.filter((r) => r.kind === "error").length;
@@ -112,9 +136,12 @@ export function NotebookEditor({
             </div>
           </div>
           <textarea
+            ref={keepEarly}
             id={editorId}
             value={draft.text}
             onChange={(event) => onChange({ ...draft, text: event.target.value })}
+            onFocus={loadEngine}
+            onPointerEnter={loadEngine}
             onScroll={(event) => {
               const inner = mirror.current?.firstElementChild as HTMLElement | null;
               if (inner) inner.style.transform = `translateX(${-event.currentTarget.scrollLeft}px)`;
@@ -128,7 +155,10 @@ export function NotebookEditor({
             placeholder={EXAMPLE_SHEET}
             aria-describedby={`${ids}-summary`}
             style={{ height: `calc(${rows} * 1.75rem + 1rem)` }}
-            className="relative block w-full resize-none overflow-y-hidden bg-transparent px-3 py-2 font-mono text-base leading-7 text-transparent caret-foreground placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring selection:bg-primary/25 selection:text-transparent"
+            className={cn(
+              "relative block w-full resize-none overflow-y-hidden bg-transparent px-3 py-2 font-mono text-base leading-7 caret-foreground placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring selection:bg-primary/25 selection:text-transparent",
+              hydrated ? "text-transparent" : "text-foreground",
+            )}
           />
         </div>
         <ol

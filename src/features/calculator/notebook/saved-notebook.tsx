@@ -6,7 +6,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { notify } from "@/components/hooks/notify";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
-import { LIMITS, parsePrecision } from "@/core/decimal";
+import { LIMITS, parsePrecision } from "@/core/decimal/limits";
 import type { RateTable } from "@/core/money/fx";
 import { SHEET_ROW_LIMITS } from "@/core/notebook/limits";
 import {

@@ -1,4 +1,5 @@
-import { isPrecision, isRoundingMode, LIMITS, type RoundingMode } from "@/core/decimal";
+import { isPrecision, LIMITS } from "@/core/decimal/limits";
+import { isRoundingMode, type RoundingMode } from "@/core/rounding";
 import { DEFAULT_ROUNDING } from "../decimal-session";
 
 /**
