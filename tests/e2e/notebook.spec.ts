@@ -225,3 +225,27 @@ test("signed in: sheets are saved to the organization, shared by its members, de
   await owner.context.close();
   await member.context.close();
 });
+
+test("signed in, a shared link opens as a new sheet that is saved to the organization", async ({
+  browser,
+}) => {
+  const anonymous = await browser.newContext();
+  const page = await anonymous.newPage();
+  await page.goto("/calculator");
+  const text = `# Shared ${Date.now().toString(36)}\n${BUDGET.slice(1).join("\n")}`;
+  await sheet(page).fill(text);
+  await expect(page).toHaveURL(/#sheet=/);
+  const link = page.url();
+  await anonymous.close();
+
+  const owner = await signedIn(browser, demo.owner);
+  await owner.page.goto(link);
+  await expect(sheet(owner.page)).toHaveValue(text);
+  await expectBudget(owner.page);
+  await expect(owner.page).not.toHaveURL(/#sheet=/);
+  await owner.page.getByRole("button", { name: /^Save to / }).click();
+  await expect(owner.page.getByTestId("save-state")).toContainText("Saved · edited", { timeout: 15_000 });
+  await owner.page.reload();
+  await expect(sheet(owner.page)).toHaveValue(text);
+  await owner.context.close();
+});

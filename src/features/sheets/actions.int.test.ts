@@ -55,10 +55,12 @@ const environment = (key: string | null): ActionEnvironment => ({
   setCookies: async () => {},
 });
 
+const byName = new Map(Object.entries(sheetActions));
+
 /** The sheet actions, run as `key` (null: signed out). */
 function as(key: string | null) {
   const run = (name: keyof typeof sheetActions) => (input: unknown) =>
-    (sheetActions[name] as ServerAction<unknown>).using(environment(key))(input);
+    (byName.get(name) as ServerAction<unknown>).using(environment(key))(input);
   return {
     list: (q = "") =>
       run("listSheetsAction")({ q }) as Promise<{ ok: boolean; data?: SheetSummary[]; error?: string }>,

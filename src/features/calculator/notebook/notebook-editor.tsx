@@ -117,7 +117,7 @@ export function NotebookEditor({
       </div>
       {notice}
       <div
-        className="relative mt-3 grid grid-cols-[minmax(0,1fr)_8.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
+        className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
       >
         <div className="relative min-w-0">
@@ -234,7 +234,7 @@ function LineResultView({ result, lineNo }: { result: LineResult | undefined; li
         data-testid={`line-${lineNo}-result`}
         onClick={() => copy(display)}
       >
-        {result.name ? <span className="text-muted-foreground">{result.name} </span> : null}
+        {result.name ? <span className="hidden text-muted-foreground sm:inline">{result.name} </span> : null}
         {display}
       </button>
       <ExactBadge exact={exact} className="hidden shrink-0 text-[0.65rem] sm:inline" />

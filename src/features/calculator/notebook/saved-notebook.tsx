@@ -23,6 +23,7 @@ import { cn } from "@/lib/utils";
 import { DEFAULT_ROUNDING } from "../decimal-session";
 import type { CalculatorDefaults } from "../defaults";
 import { NotebookEditor, type SheetDraft } from "./notebook-editor";
+import { decodeSheetFragment } from "./sheet-fragment";
 
 /** How long after the last keystroke a sheet is saved. */
 const AUTOSAVE_MS = 800;
@@ -137,7 +138,41 @@ export function SavedNotebook({
     setStatus({ kind: dirty.current ? "unsaved" : "saved" });
   }, [userName]);
 
+  // a shared link (#sheet=…) opens as a new sheet, saved to the organization once edited or saved
+  const [fromLink, setFromLink] = useState(false);
+  useEffect(() => {
+    void decodeSheetFragment(window.location.hash).then((read) => {
+      if (read.kind === "none") return;
+      const url = new URL(window.location.href);
+      url.hash = "";
+      url.searchParams.delete("sheet");
+      window.history.replaceState(window.history.state, "", url);
+      if (read.kind !== "sheet") {
+        notify.error(read.message);
+        return;
+      }
+      const next = {
+        ...blank(defaults),
+        draft: {
+          text: read.sheet.text,
+          precisionText: String(read.sheet.precision),
+          rounding: read.sheet.rounding,
+        },
+      };
+      latest.current = next;
+      setSheet(next);
+      setFromLink(true);
+    });
+  }, [defaults]);
+
+  function saveFromLink() {
+    dirty.current = true;
+    setFromLink(false);
+    void flush();
+  }
+
   function edit(next: OpenSheet) {
+    setFromLink(false);
     latest.current = next;
     setSheet(next);
     dirty.current = true;
@@ -248,6 +283,19 @@ export function SavedNotebook({
           onChange={(draft) => edit({ ...latest.current, draft })}
           rates={rates}
           title={sheet.title || "Sheet"}
+          notice={
+            fromLink ? (
+              <p
+                role="status"
+                className="mt-3 flex flex-wrap items-center gap-3 rounded-md border border-border bg-muted/50 p-3 text-sm"
+              >
+                This sheet came from a link. It is saved to {organization} when you edit it.
+                <Button type="button" size="sm" onClick={saveFromLink}>
+                  Save to {organization}
+                </Button>
+              </p>
+            ) : null
+          }
           toolbar={
             <Button type="button" variant="outline" size="sm" onClick={remove} disabled={!sheet.id}>
               <Trash2 aria-hidden /> Delete
