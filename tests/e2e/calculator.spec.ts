@@ -82,7 +82,7 @@ async function typeExpression(page: Page, text: string) {
 
 test.describe("decimal mode", () => {
   test.beforeEach(async ({ page }) => {
-    await page.goto("/calculator");
+    await page.goto("/calculator?mode=decimal");
     await expect(page.getByRole("link", { name: "Decimal" })).toHaveAttribute("aria-current", "page");
   });
 
@@ -219,7 +219,7 @@ for (const scheme of ["light", "dark"] as const) {
     page,
   }) => {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.goto("/calculator");
+    await page.goto("/calculator?mode=decimal");
     await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /dark/ : /^(?!.*dark)/);
     await typeExpression(page, "120 USD + 45 EUR in JPY");
     await expression(page).press("Enter");
@@ -268,7 +268,7 @@ test("text typed before the page is interactive is what the calculator computes 
     formatJpy(convertMinor("120", "USD", "JPY", 0, "half-even")),
   );
 
-  await beforeHydration(page, "/calculator", async () => {
+  await beforeHydration(page, "/calculator?mode=decimal", async () => {
     await expression(page).fill("2^10 + 1");
   });
   await expect(resultValue(page)).toHaveText("1025");

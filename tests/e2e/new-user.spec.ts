@@ -89,7 +89,7 @@ test("onboarding's preferences set the calculator's defaults, the plan step's cu
   await page.getByRole("button", { name: "Start free" }).click();
   await expect(page).toHaveURL(/\/dashboard/, step);
 
-  await page.goto("/calculator");
+  await page.goto("/calculator?mode=decimal");
   await expect(page.getByLabel("Precision", { exact: true })).toHaveValue("30");
   await expect(page.getByRole("combobox", { name: "Rounding" })).toHaveText(ROUNDING_LABELS.floor);
   await page.getByLabel("Expression").fill("1/3");

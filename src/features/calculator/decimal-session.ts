@@ -1,13 +1,7 @@
-import {
-  type EvalSuccess,
-  isRoundingMode,
-  LIMITS,
-  type Notation,
-  PRECISION_RULE,
-  parsePrecision,
-  type RoundingMode,
-  type Value,
-} from "@/core/decimal";
+// limits and rounding by their own modules: the notebook imports this file before the engine loads
+import type { EvalSuccess, Notation, Value } from "@/core/decimal";
+import { LIMITS, PRECISION_RULE, parsePrecision } from "@/core/decimal/limits";
+import { isRoundingMode, type RoundingMode } from "@/core/rounding";
 import type { CalculatorDefaults } from "./defaults";
 
 /** The engine's default rounding mode (decimal.js's): half up. */

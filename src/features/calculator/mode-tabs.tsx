@@ -1,14 +1,19 @@
 import Link from "next/link";
 
 export const calculatorModes = [
+  { id: "notebook", label: "Notebook" },
   { id: "decimal", label: "Decimal" },
   { id: "currency", label: "Currency" },
   { id: "crypto", label: "Crypto" },
 ] as const;
 export type CalculatorMode = (typeof calculatorModes)[number]["id"];
 
-export function parseMode(value: string | string[] | undefined): CalculatorMode {
-  return calculatorModes.find((m) => m.id === value)?.id ?? "decimal";
+/**
+ * The notebook is the default mode; a link with an expression (`?expr=…`, from before the notebook)
+ * still opens the single-expression box.
+ */
+export function parseMode(value: string | string[] | undefined, expr?: string | string[]): CalculatorMode {
+  return calculatorModes.find((m) => m.id === value)?.id ?? (expr ? "decimal" : "notebook");
 }
 
 /** The mode lives in the URL (?mode=…), so each mode can be linked to and survives a reload. */
@@ -20,7 +25,7 @@ export function ModeTabs({ mode }: { mode: CalculatorMode }) {
           key={m.id}
           href={`/calculator?mode=${m.id}`}
           aria-current={m.id === mode ? "page" : undefined}
-          className="rounded-md px-4 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground aria-[current=page]:bg-background aria-[current=page]:text-foreground aria-[current=page]:shadow-sm"
+          className="rounded-md px-2.5 py-1.5 text-sm sm:px-4 font-medium text-muted-foreground hover:text-foreground aria-[current=page]:bg-background aria-[current=page]:text-foreground aria-[current=page]:shadow-sm"
           scroll={false}
         >
           {m.label}

@@ -1,6 +1,8 @@
 import { RoundingSelect } from "@/components/money/rounding-select";
 import { Input, Label } from "@/components/ui/input";
-import { LIMITS, type Notation, type RoundingMode } from "@/core/decimal";
+import type { Notation } from "@/core/decimal";
+import { LIMITS } from "@/core/decimal/limits";
+import type { RoundingMode } from "@/core/rounding";
 import { cn } from "@/lib/utils";
 import { Segmented } from "./controls";
 import { precisionProblem } from "./decimal-session";
@@ -18,10 +20,11 @@ export function NumberSettings({
   id: string;
   precisionText: string;
   rounding: RoundingMode;
-  notation: Notation;
+  /** Without it (a sheet), no notation choice. */
+  notation?: Notation;
   onPrecision: (text: string) => void;
   onRounding: (rounding: RoundingMode) => void;
-  onNotation: (notation: Notation) => void;
+  onNotation?: (notation: Notation) => void;
 }) {
   const problem = precisionProblem(precisionText);
   return (
@@ -46,16 +49,20 @@ export function NumberSettings({
         <Label htmlFor={`${id}-rounding`}>Rounding</Label>
         <RoundingSelect id={`${id}-rounding`} value={rounding} onValueChange={onRounding} />
       </div>
-      <Segmented
-        legend="Notation"
-        name={`${id}-notation`}
-        value={notation}
-        onChange={onNotation}
-        options={[
-          { value: "plain", label: "Plain" },
-          { value: "scientific", label: "Scientific" },
-        ]}
-      />
+      {notation && onNotation ? (
+        <Segmented
+          legend="Notation"
+          name={`${id}-notation`}
+          value={notation}
+          onChange={onNotation}
+          options={[
+            { value: "plain", label: "Plain" },
+            { value: "scientific", label: "Scientific" },
+          ]}
+        />
+      ) : (
+        <span />
+      )}
       <p
         id={`${id}-precision-hint`}
         className={cn(

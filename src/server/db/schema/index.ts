@@ -6,3 +6,4 @@ export * from "./fx";
 export * from "./ops";
 export * from "./organizations";
 export * from "./workspace";
+export * from "./sheets";

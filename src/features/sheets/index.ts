@@ -1,0 +1,9 @@
+export {
+  createSheetAction,
+  deleteSheetAction,
+  listSheetsAction,
+  openSheetAction,
+  restoreSheetAction,
+  updateSheetAction,
+} from "./actions";
+export type { SavedSheet, SheetSummary } from "./server/types";

@@ -1,0 +1,1 @@
+export { getSheet, listSheets, type SavedSheet, type SheetSummary } from "./service";
