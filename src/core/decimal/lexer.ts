@@ -142,11 +142,10 @@ export function tokenize(source: string): Token[] {
   return tokens;
 }
 
-/** `YYYY-MM-DD` at i, not followed by a digit, a letter, `_` or `.`. */
+/** `YYYY-MM-DD` at i, not followed by a digit, a letter, `_` or `.` (the common number fails the first test). */
 function isDate(source: string, i: number): boolean {
-  const d = (k: number) => isDigit(source.charCodeAt(i + k));
-  if (!(d(0) && d(1) && d(2) && d(3) && source[i + 4] === "-" && d(5) && d(6))) return false;
-  if (!(source[i + 7] === "-" && d(8) && d(9))) return false;
+  if (source.charCodeAt(i + 4) !== 45 || source.charCodeAt(i + 7) !== 45) return false;
+  for (const k of [1, 2, 3, 5, 6, 8, 9]) if (!isDigit(source.charCodeAt(i + k))) return false;
   const after = source.charCodeAt(i + 10);
   return !(isIdentPart(after) || after === 46) && !(i > 0 && isIdentPart(source.charCodeAt(i - 1)));
 }
