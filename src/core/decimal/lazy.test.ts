@@ -3,7 +3,7 @@
  * rates, temperatures and dates load on first use through `prepare`, once.
  */
 import { describe, expect, it } from "vitest";
-import { evaluate, evaluateSheet, mayNeedExtensions, prepare } from "./lazy";
+import { evaluate, evaluateSheet, mayNeedExtensions, prepare, SheetEvaluator } from "./lazy";
 import { isLoaded } from "./registry";
 
 describe("the lazy engine", () => {
@@ -30,6 +30,8 @@ describe("the lazy engine", () => {
     const sheet = evaluateSheet("1 + 1\n2026-12-01 + 30 days");
     expect(sheet[0]?.kind).toBe("value");
     expect(sheet[1]?.kind === "error" && sheet[1].error.code).toBe("loading");
+    const kept = new SheetEvaluator();
+    expect(kept.run("1 + 1\n3 h in min")[1]?.kind).toBe("error");
     const pending = prepare("3h 20min * 45 USD/h");
     expect(pending).toBeInstanceOf(Promise);
     expect(prepare("2026-12-01")).toBe(pending);
@@ -40,5 +42,9 @@ describe("the lazy engine", () => {
     expect(after.ok && after.display).toBe("150.00 USD");
     const dates = evaluate("2026-12-01 + 30 days");
     expect(dates.ok && dates.display).toBe("2026-12-31");
+    // the sheet's cache does not keep a line that waited for the tables
+    const again = kept.run("1 + 1\n3 h in min");
+    expect(again[1]?.kind === "value" && again[1].result.display).toBe("180 min");
+    expect(kept.evaluated).toBe(1);
   });
 });

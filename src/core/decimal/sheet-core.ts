@@ -230,7 +230,8 @@ export class SheetEvaluator {
         );
         this.evaluated++;
       }
-      next.set(key, result);
+      // a line that waited for the unit table or the calendar (lazy.ts) is evaluated again once they are in
+      if (result.kind !== "error" || result.error.code !== "loading") next.set(key, result);
       results.push(result);
       if (result.kind === "heading") section = [];
       if (result.kind === "value") {
