@@ -13,6 +13,8 @@
  *    computes ln and sqrt up to 160 digits with its own bigint routines, core/decimal/fastfn.ts, not
  *    decimal.js's, which is why the engine can be faster than the direct calls on this subset.)
  * 4. Huge remainders: six `1e999999 % 7`, which the unit tests check by operation count only.
+ * 5. Units, rates, temperatures and dates: 2,000 seeded expressions of the kinds people type
+ *    (`3 h 20 min * 45 USD/h`, `2026-12-01 + 30 days`, `20 °C in °F`), with no direct counterpart.
  */
 import Decimal from "decimal.js";
 import { decimalFor, evaluate } from "../src/core/decimal";
@@ -73,6 +75,25 @@ const moneyMix = Array.from(
   { length: 2_000 },
   (_, i) => `${(i * 37) % 10_000}.${i % 100} USD + ${i % 500} EUR in JPY`,
 );
+
+const quantityMix = Array.from({ length: 2_000 }, (_, i) => {
+  const a = (i * 37) % 1000;
+  const b = (i * 11) % 60;
+  switch (i % 6) {
+    case 0:
+      return `${a % 12} h ${b} min * ${a / 10} USD/h`;
+    case 1:
+      return `${a * 10} USD/month in USD/day`;
+    case 2:
+      return `2026-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")} + ${a} days`;
+    case 3:
+      return `days between 2026-11-25 and 20${27 + (i % 70)}-01-31`;
+    case 4:
+      return `${a - 300}.5 °C in °F`;
+    default:
+      return `${a} GB / 3 in MiB`;
+  }
+});
 
 /**
  * `--cpu`: time with this process's CPU time instead of the wall clock. On a machine shared with other
@@ -142,6 +163,12 @@ const times = timeInterleaved({
     const res = evaluate(SIX_REMAINDERS);
     if (res.ok) sink += res.display.length;
   },
+  quantities: () => {
+    for (const m of quantityMix) {
+      const res = evaluate(m, NO_BUDGET);
+      if (res.ok) sink += res.display.length;
+    }
+  },
   money: () => {
     for (const m of moneyMix) {
       const res = evaluate(m, { rates: ECB_SNAPSHOT, ...NO_BUDGET });
@@ -177,6 +204,10 @@ console.log(
 console.log(`overhead:      ${(engineMs / directMs).toFixed(2)}× (target ≤ 1.5×)`);
 console.log(
   `money mix:     2,000 "a USD + b EUR in JPY" in ${moneyMs.toFixed(1)} ms → ${Math.round(2_000 / (moneyMs / 1000)).toLocaleString("en-US")} expressions/s`,
+);
+const quantitiesMs = times.quantities ?? 0;
+console.log(
+  `quantity mix:  2,000 units, rates, dates, temperatures in ${quantitiesMs.toFixed(1)} ms → ${Math.round(2_000 / (quantitiesMs / 1000)).toLocaleString("en-US")} expressions/s`,
 );
 const tEngine = times.engineTranscendental ?? 0;
 const tDirect = times.directTranscendental ?? 0;

@@ -21,6 +21,8 @@ export type EvalErrorCode =
   | "no_rate"
   /** A bound was reached: input length, nesting, statements, precision of a slow function, time. */
   | "limit"
+  /** Units or dates are needed and not loaded yet (the lazy entry before `prepare`): try again. */
+  | "loading"
   /** An option (precision, rounding, notation, variables, ans) is invalid. */
   | "invalid_option"
   /** A bug: please report it. */

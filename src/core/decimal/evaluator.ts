@@ -6,14 +6,15 @@
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
 import { type Allowance, overruns } from "./cost";
+import { DIMENSION_NAMES, type Unit } from "./dimensions";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
 import type { Node, Statement } from "./parser";
 import { FUNCTIONS } from "./parser";
 import * as R from "./rational";
+import { calendar, unitNamed } from "./registry";
 import type { RoundingMode } from "./rounding";
-import { DIMENSION_NAMES, getUnit, type Unit } from "./units";
 
 export interface Val {
   readonly v: N.Num;
@@ -21,13 +22,46 @@ export interface Val {
   readonly c: string | null;
   /** Shown rounded to the currency's cash increment (`in CHF cash`); any further operation drops it. */
   readonly cash?: true;
-  /** A quantity: `v` is in the dimension's base unit (m, s, B…), shown in this unit. */
+  /**
+   * A quantity: `v` is in the dimension's base unit (m, s, B…; a temperature in kelvin, its scale's
+   * offset included), shown in this unit.
+   */
   readonly u?: Unit;
+  /** A rate (with `c`): `v` is money per one base unit of this unit's dimension, shown per this unit. */
+  readonly per?: Unit;
+  /** A calendar date: `v` is whole days since 1970-01-01 (registry.ts). */
+  readonly date?: true;
+  /** A date shown as its weekday (`weekday 2026-12-25`); any further operation drops it. */
+  readonly weekday?: true;
+}
+
+/** A value that is neither a plain number nor an amount of money. */
+function isSpecial(x: Val): boolean {
+  return x.u !== undefined || x.per !== undefined || x.date !== undefined;
+}
+
+/** A temperature on a scale (not a difference of temperatures). */
+function isPoint(x: Val): boolean {
+  return x.u?.dim === "temperature";
+}
+
+const DAY_SECONDS = R.fromBigInt(86_400n);
+
+/** A date's day number (dates are whole days). */
+export function dayNumber(v: N.Num): number {
+  return N.isQ(v) ? Number(R.roundToDp(v, 0, "floor")?.q ?? 0n) : 0;
 }
 
 /** What a value is, for an error: "a duration (h)", "an amount in USD", "a number". */
 function whatIs(x: Val): string {
+  if (x.date) return "a date";
+  if (x.per) return `a rate (${x.c}/${x.per.name})`;
   return x.u ? `${DIMENSION_NAMES[x.u.dim]} (${x.u.name})` : kindOf(x.c);
+}
+
+/** The kelvins of a temperature point, or the base value of anything else, in base units from 0. */
+function zeroed(x: Val): N.Num {
+  return x.u?.offset ? N.sub(x.v, x.u.offset) : x.v;
 }
 
 /** A function's precision cap (the constant e has exp's). */
@@ -153,18 +187,23 @@ export class Evaluator {
         return this.variable(node);
       case "percent": {
         const x = this.eval(node.operand);
+        if (isPoint(x) || x.date || x.per) this.refuse(`Cannot take a percentage of ${whatIs(x)}`, node);
         return { v: N.percent(x.v, node.pos, node.len), c: x.c, ...(x.u ? { u: x.u } : {}) };
       }
       case "unary": {
         const x = this.eval(node.operand);
-        return node.op === "-" ? { v: N.neg(x.v), c: x.c, ...(x.u ? { u: x.u } : {}) } : x;
+        if (node.op === "+") return x;
+        if (x.date) this.refuse("Cannot negate a date", node);
+        // −(5 °C) is −5 °C: the point mirrored about its scale's zero
+        const v = x.u?.offset ? N.sub(N.add(x.u.offset, x.u.offset), x.v) : N.neg(x.v);
+        return { v, c: x.c, ...(x.u ? { u: x.u } : {}), ...(x.per ? { per: x.per } : {}) };
       }
       case "money": {
         const x = this.eval(node.amount);
         if (x.c !== null) {
           throw new EngineError("type", `The amount already has a currency (${x.c})`, node.pos, node.len);
         }
-        if (x.u) {
+        if (isSpecial(x)) {
           throw new EngineError(
             "type",
             `${whatIs(x)} cannot be an amount of money`.replace(/^a/, "A"),
@@ -172,7 +211,10 @@ export class Evaluator {
             node.len,
           );
         }
-        return { v: x.v, c: node.currency };
+        if (node.per === undefined) return { v: x.v, c: node.currency };
+        const per = unitNamed(node.per, node.pos, node.len) as Unit;
+        this.perOk(per, node);
+        return { v: N.div(x.v, per.factor, node.pos, node.len), c: node.currency, per };
       }
       case "convert": {
         const x = this.eval(node.operand);
@@ -184,6 +226,12 @@ export class Evaluator {
             node.len,
           );
         }
+        if (node.per !== undefined) return this.convertRate(x, node.currency as string, node.per, node);
+        if (x.per) {
+          if (node.cash || node.currency === null)
+            this.refuse(`Cash rounding needs an amount of money, not ${whatIs(x)}`, node);
+          return { ...this.convert({ v: x.v, c: x.c }, node.currency, node), per: x.per };
+        }
         const y = node.currency === null ? x : this.convert(x, node.currency, node);
         return node.cash ? { v: y.v, c: y.c, cash: true } : { v: y.v, c: y.c };
       }
@@ -193,8 +241,8 @@ export class Evaluator {
         return this.call(node);
       case "unit": {
         const x = this.eval(node.amount);
-        const unit = getUnit(node.unit) as Unit;
-        if (x.c !== null || x.u) {
+        const unit = unitNamed(node.unit, node.pos, node.len) as Unit;
+        if (x.c !== null || isSpecial(x)) {
           throw new EngineError(
             "type",
             `${whatIs(x)} cannot take a unit (${node.unit})`.replace(/^a/, "A"),
@@ -202,12 +250,30 @@ export class Evaluator {
             node.len,
           );
         }
-        return { v: N.mul(x.v, unit.factor), c: null, u: unit };
+        const scaled = N.mul(x.v, unit.factor);
+        return { v: unit.offset ? N.add(scaled, unit.offset) : scaled, c: null, u: unit };
+      }
+      case "date": {
+        const day = calendar(node.pos, node.len).parse(node.text, node.pos, node.len);
+        return { v: R.fromBigInt(BigInt(day)), c: null, date: true };
+      }
+      case "weekday": {
+        const x = this.eval(node.operand);
+        if (!x.date) this.refuse(`weekday needs a date, not ${whatIs(x)}`, node);
+        return { v: x.v, c: null, date: true, weekday: true };
+      }
+      case "daysBetween": {
+        const a = this.eval(node.from);
+        const b = this.eval(node.to);
+        if (!a.date || !b.date)
+          this.refuse(`days between needs two dates, not ${whatIs(a.date ? b : a)}`, node);
+        const day = unitNamed("days", node.pos, node.len) as Unit;
+        return { v: N.mul(N.sub(b.v, a.v), DAY_SECONDS), c: null, u: day };
       }
       case "toUnit": {
         const x = this.eval(node.operand);
-        const unit = getUnit(node.unit) as Unit;
-        if (!x.u || x.u.dim !== unit.dim) {
+        const unit = unitNamed(node.unit, node.pos, node.len) as Unit;
+        if (!x.u || x.u.dim !== unit.dim || x.per || x.date) {
           throw new EngineError(
             "type",
             `Cannot convert ${whatIs(x)} to ${DIMENSION_NAMES[unit.dim]} (${unit.name})`,
@@ -220,12 +286,20 @@ export class Evaluator {
       case "percentChange": {
         const base = this.eval(node.base);
         const p = this.plainPercent(node.percent);
+        if (isPoint(base) || base.date) this.refuse(`Cannot change ${whatIs(base)} by a percentage`, node);
         const factor = node.sign === 1 ? N.add(R.ONE, p) : N.sub(R.ONE, p);
-        return { v: N.mul(base.v, factor), c: base.c, ...(base.u ? { u: base.u } : {}) };
+        return {
+          v: N.mul(base.v, factor),
+          c: base.c,
+          ...(base.u ? { u: base.u } : {}),
+          ...(base.per ? { per: base.per } : {}),
+        };
       }
       case "percentBase": {
         const value = this.eval(node.value);
         const p = this.plainPercent(node.percent);
+        if (isPoint(value) || value.date || value.per)
+          this.refuse(`Cannot take a percentage of ${whatIs(value)}`, node);
         const of = node.sign === 0 ? p : node.sign === 1 ? N.add(R.ONE, p) : N.sub(R.ONE, p);
         if (this.isZero(of)) {
           const why = node.sign === 0 ? "0% of any base is 0" : "100% off any base is 0";
@@ -236,7 +310,15 @@ export class Evaluator {
       case "asPercent": {
         const part = this.eval(node.part);
         const whole = this.eval(node.whole);
-        if ((part.c === null) !== (whole.c === null) || part.u?.dim !== whole.u?.dim) {
+        if (
+          (part.c === null) !== (whole.c === null) ||
+          part.u?.dim !== whole.u?.dim ||
+          isPoint(part) ||
+          part.per ||
+          whole.per ||
+          part.date ||
+          whole.date
+        ) {
           throw new EngineError(
             "type",
             `Cannot take ${whatIs(part)} as a percentage of ${whatIs(whole)}`,
@@ -255,7 +337,7 @@ export class Evaluator {
   /** A percentage that scales something: a plain number (20% of 150 USD, not 20 USD% of it). */
   private plainPercent(node: Node): N.Num {
     const p = this.eval(node);
-    if (p.c !== null || p.u) {
+    if (p.c !== null || isSpecial(p)) {
       throw new EngineError(
         "type",
         `A percentage must be a plain number, not ${whatIs(p)}`,
@@ -280,8 +362,11 @@ export class Evaluator {
       return this.ctx.ans;
     }
     const v = this.ctx.vars.get(name);
-    if (!v) throw new EngineError("unknown_variable", `Unknown variable ${name}`, node.pos, node.len);
-    return v;
+    if (v) return v;
+    // a unit name alone is one of it (`USD / h`), unless a variable has that name
+    const unit = unitNamed(name, node.pos, node.len);
+    if (unit) return { v: unit.offset ? N.add(unit.factor, unit.offset) : unit.factor, c: null, u: unit };
+    throw new EngineError("unknown_variable", `Unknown variable ${name}`, node.pos, node.len);
   }
 
   /** Evaluates a left-leaning chain of binary operators iteratively (1+1+…+1 needs no deep recursion). */
@@ -306,6 +391,18 @@ export class Evaluator {
 
   private binary(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
     this.checkTime(node);
+    if (a.date || b.date) return this.dates(node, a, b);
+    if (a.per || b.per) return this.rates(node, a, b);
+    if (isPoint(a) || isPoint(b)) return this.temperatures(node, a, b);
+    if ((node.op === "/" || node.op === "*") && a.c !== null && b.u && !a.u) {
+      // money / quantity is a rate: 90 USD / 2 h = 45 USD/h
+      if (node.op === "/") {
+        this.perOk(b.u, node);
+        if (this.isZero(b.v))
+          throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
+        return { v: N.div(a.v, b.v, node.pos, node.len), c: a.c, per: b.u };
+      }
+    }
     if (a.u || b.u) return this.quantities(node, a, b);
     switch (node.op) {
       case "+":
@@ -392,6 +489,174 @@ export class Evaluator {
     }
   }
 
+  private refuse(message: string, node: { pos: number; len: number }): never {
+    throw new EngineError("type", message, node.pos, node.len);
+  }
+
+  /** Money per a temperature makes no sense: a rate is per an amount of something. */
+  private perOk(per: Unit, node: { pos: number; len: number }): void {
+    if (per.dim === "temperature")
+      this.refuse(`A rate cannot be per ${DIMENSION_NAMES[per.dim]} (${per.name})`, node);
+  }
+
+  /** A rate shown in another currency and per another unit: 1200 USD/month in USD/day. */
+  private convertRate(x: Val, to: string, perName: string, node: Node): Val {
+    const per = unitNamed(perName, node.pos, node.len) as Unit;
+    if (!x.per || x.per.dim !== per.dim) {
+      this.refuse(
+        `Cannot convert ${whatIs(x)} to a rate per ${DIMENSION_NAMES[per.dim]} (${to}/${per.name})`,
+        node,
+      );
+    }
+    return { ...this.convert({ v: x.v, c: x.c }, to, node), per };
+  }
+
+  /**
+   * Rates: money per one of a unit. rate × quantity of its dimension = money (3 h × 45 USD/h = 135
+   * USD); rate × or ÷ number = rate; money ÷ rate = quantity; rate ± rate and rate ÷ rate when both
+   * are per the same dimension.
+   */
+  private rates(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
+    const refuse = (verb: string, joint: string): never =>
+      this.refuse(`Cannot ${verb} ${whatIs(a)} ${joint} ${whatIs(b)}`, node);
+    const plain = (x: Val) => x.c === null && !isSpecial(x);
+    switch (node.op) {
+      case "+":
+      case "-": {
+        if (!a.per || !b.per || a.per.dim !== b.per.dim)
+          return refuse(node.op === "+" ? "add" : "subtract", "and");
+        const rb = this.convert({ v: b.v, c: b.c }, a.c as string, node);
+        return { v: node.op === "+" ? N.add(a.v, rb.v) : N.sub(a.v, rb.v), c: a.c, per: a.per };
+      }
+      case "*": {
+        const [rate, other] = a.per ? [a, b] : [b, a];
+        const per = rate.per as Unit;
+        if (plain(other)) return { v: N.mul(rate.v, other.v), c: rate.c, per };
+        if (other.u && other.c === null && !other.per && other.u.dim === per.dim && !isPoint(other))
+          return { v: N.mul(rate.v, other.v), c: rate.c };
+        return refuse("multiply", "by");
+      }
+      case "/": {
+        if (this.isZero(b.v))
+          throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
+        if (a.per && plain(b)) return { v: N.div(a.v, b.v, node.pos, node.len), c: a.c, per: a.per };
+        const per = b.per as Unit;
+        if (b.per && a.c !== null && !isSpecial(a)) {
+          // money ÷ rate: how much of the rate's unit the money buys (150 USD / 45 USD/h = 3.33… h)
+          const ra = this.convert(a, b.c as string, node);
+          return { v: N.div(ra.v, b.v, node.pos, node.len), c: null, u: per };
+        }
+        if (a.per && b.per && a.per.dim === b.per.dim) {
+          const rb = this.convert({ v: b.v, c: b.c }, a.c as string, node);
+          return { v: N.div(a.v, rb.v, node.pos, node.len), c: null };
+        }
+        return refuse("divide", "by");
+      }
+      default:
+        return refuse(node.op === "^" ? "raise" : "take the remainder of", node.op === "^" ? "to" : "by");
+    }
+  }
+
+  /**
+   * Temperatures on a scale: point + point reads the right one as that many degrees (20 °C + 5 °C =
+   * 25 °C); point − point is a difference (30 °C − 20 °C = 10 Δ°C, in 18 Δ°F); point ± difference is a
+   * point. A point cannot be multiplied, divided or scaled.
+   */
+  private temperatures(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
+    const refuse = (verb: string, joint: string): never =>
+      this.refuse(`Cannot ${verb} ${whatIs(a)} ${joint} ${whatIs(b)}`, node);
+    const degrees = (x: Val) => x.u?.dim === "temperature" || x.u?.dim === "temperature difference";
+    if ((node.op !== "+" && node.op !== "-") || !degrees(a) || !degrees(b) || a.c !== null || b.c !== null) {
+      const verb = {
+        "+": "add",
+        "-": "subtract",
+        "*": "multiply",
+        "/": "divide",
+        "%": "divide",
+        "^": "raise",
+      }[node.op];
+      return refuse(verb, node.op === "+" || node.op === "-" ? "and" : node.op === "^" ? "to" : "by");
+    }
+    if (node.op === "-" && isPoint(a) && isPoint(b)) {
+      const diff = unitNamed((a.u as Unit).difference ?? "ΔK", node.pos, node.len) as Unit;
+      return { v: N.sub(a.v, b.v), c: null, u: diff };
+    }
+    if (!isPoint(a)) {
+      if (node.op === "-") this.refuse(`Cannot subtract ${whatIs(b)} from ${whatIs(a)}`, node);
+      return { v: N.add(b.v, a.v), c: null, u: b.u as Unit };
+    }
+    const step = zeroed(b);
+    return { v: node.op === "+" ? N.add(a.v, step) : N.sub(a.v, step), c: null, u: a.u as Unit };
+  }
+
+  /**
+   * Dates: date ± duration = date (whole days, or whole months and years with a month-end kept in a
+   * shorter month), date − date = days. Nothing else.
+   */
+  private dates(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
+    const cal = calendar(node.pos, node.len);
+    const refuse = (verb: string, joint: string): never =>
+      this.refuse(`Cannot ${verb} ${whatIs(a)} ${joint} ${whatIs(b)}`, node);
+    if (node.op === "-" && a.date && b.date) {
+      const day = unitNamed("days", node.pos, node.len) as Unit;
+      return { v: N.mul(N.sub(a.v, b.v), DAY_SECONDS), c: null, u: day };
+    }
+    const [date, span] = a.date ? [a, b] : [b, a];
+    const ok = (node.op === "+" || (node.op === "-" && a.date)) && span.u?.dim === "time" && !span.date;
+    if (!ok) {
+      const verb = {
+        "+": "add",
+        "-": "subtract",
+        "*": "multiply",
+        "/": "divide",
+        "%": "divide",
+        "^": "raise",
+      }[node.op];
+      return refuse(verb, node.op === "+" || node.op === "-" ? "and" : node.op === "^" ? "to" : "by");
+    }
+    const unit = span.u as Unit;
+    const sign = node.op === "-" ? -1 : 1;
+    const day = dayNumber(date.v);
+    const whole = (x: N.Num, what: string): number => {
+      if (!N.isQ(x) || !R.isInteger(x) || R.cmp(R.absQ(x), R.fromBigInt(10_000_000n)) > 0) {
+        this.refuse(`Dates have no time of day: add whole ${what} to a date, not ${whatIs(span)}`, node);
+      }
+      const r = R.roundToDp(x as R.Q, 0, "down");
+      return Number(r?.q ?? 0n);
+    };
+    let result: number;
+    if (unit.months) {
+      const count = whole(
+        N.div(span.v, unit.factor, node.pos, node.len),
+        unit.months === 12 ? "years" : "months",
+      );
+      const months = sign * count * unit.months;
+      if (Math.abs(months) > 12 * 10_000) this.outOfRange(cal, node);
+      result = this.monthsFrom(cal, day, months, node);
+    } else {
+      result = day + sign * whole(N.div(span.v, DAY_SECONDS, node.pos, node.len), "days");
+    }
+    if (result < cal.first || result > cal.last) this.outOfRange(cal, node);
+    return { v: R.fromBigInt(BigInt(result)), c: null, date: true };
+  }
+
+  private monthsFrom(cal: ReturnType<typeof calendar>, day: number, months: number, node: Node): number {
+    try {
+      return cal.addMonths(day, months);
+    } catch {
+      return this.outOfRange(cal, node);
+    }
+  }
+
+  private outOfRange(cal: ReturnType<typeof calendar>, node: { pos: number; len: number }): never {
+    throw new EngineError(
+      "overflow",
+      `Dates run from ${cal.format(cal.first)} to ${cal.format(cal.last)}`,
+      node.pos,
+      node.len,
+    );
+  }
+
   private limit(name: string, node: { pos: number; len: number }): void {
     const max = capOf(name);
     if (max !== undefined && this.ctx.precision > max) {
@@ -407,7 +672,8 @@ export class Evaluator {
   }
 
   private convert(x: Val, to: string, node: Node): Val {
-    if (x.u) throw new EngineError("type", `Cannot convert ${whatIs(x)} to ${to}`, node.pos, node.len);
+    if (isSpecial(x))
+      throw new EngineError("type", `Cannot convert ${whatIs(x)} to ${to}`, node.pos, node.len);
     if (x.c === null) {
       throw new EngineError(
         "type",
@@ -445,7 +711,7 @@ export class Evaluator {
       throw new EngineError("arity", `${name}() takes ${want}, not ${n}`, node.pos, node.len);
     }
     const args = node.args.map((a) => this.eval(a));
-    const quantity = args.find((a) => a.u);
+    const quantity = args.find((a) => isSpecial(a));
     if (quantity) {
       throw new EngineError("type", `${name}() needs a number, not ${whatIs(quantity)}`, node.pos, node.len);
     }

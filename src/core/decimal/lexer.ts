@@ -4,11 +4,13 @@
  * - numbers: `123`, `1_000.50`, `.5`, `5.`, `1e-7`, `2.5E+3` (`_` only between digits);
  * - identifiers: letters, digits and `_`, not starting with a digit (`pi`, `rate`, `USD`, `log10`);
  * - operators `+ - * / ^ %`, and the typographic `× ÷ −` as `* / -`; `π` reads as `pi`;
- * - `( ) , =`; statement separators `;` and newlines (a newline inside parentheses is a blank).
+ * - `( ) , =`; statement separators `;` and newlines (a newline inside parentheses is a blank);
+ * - dates `2026-12-01` (four, two and two digits joined by `-`, nothing attached after);
+ * - temperature units `°C`, `°F` (also `℃`, `℉`) and their differences `Δ°C`, `Δ°F`, `ΔK`, as identifiers.
  */
 import { EngineError, where } from "./errors";
 
-export type TokenType = "number" | "ident" | "op" | "(" | ")" | "," | "=" | "sep" | "eof";
+export type TokenType = "number" | "date" | "ident" | "op" | "(" | ")" | "," | "=" | "sep" | "eof";
 
 export interface Token {
   readonly type: TokenType;
@@ -59,6 +61,19 @@ export function tokenize(source: string): Token[] {
       if (depth === 0) tokens.push({ type: "sep", text: "\n", start: i, end: i + 1 });
       i++;
       continue;
+    }
+    if (isDigit(c) && isDate(source, i)) {
+      tokens.push({ type: "date", text: source.slice(i, i + 10), start: i, end: i + 10 });
+      i += 10;
+      continue;
+    }
+    if (c === 0xb0 || c === 0x2103 || c === 0x2109 || c === 0x394) {
+      const t = degrees(source, i);
+      if (t) {
+        tokens.push(t);
+        i = t.end;
+        continue;
+      }
     }
     if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
       i = lexNumber(source, i, tokens);
@@ -125,6 +140,30 @@ export function tokenize(source: string): Token[] {
   }
   tokens.push({ type: "eof", text: "", start: n, end: n });
   return tokens;
+}
+
+/** `YYYY-MM-DD` at i, not followed by a digit, a letter, `_` or `.` (the common number fails the first test). */
+function isDate(source: string, i: number): boolean {
+  if (source.charCodeAt(i + 4) !== 45 || source.charCodeAt(i + 7) !== 45) return false;
+  for (const k of [1, 2, 3, 5, 6, 8, 9]) if (!isDigit(source.charCodeAt(i + k))) return false;
+  const after = source.charCodeAt(i + 10);
+  return !(isIdentPart(after) || after === 46) && !(i > 0 && isIdentPart(source.charCodeAt(i - 1)));
+}
+
+/** `°C`, `°F`, `℃`, `℉`, `Δ°C`, `Δ°F`, `ΔK` at i, as an identifier token with the unit's name. */
+function degrees(source: string, i: number): Token | undefined {
+  const delta = source.charCodeAt(i) === 0x394;
+  let j = delta ? i + 1 : i;
+  const c = source.charCodeAt(j);
+  let name: string | undefined;
+  if (c === 0x2103) name = "°C";
+  else if (c === 0x2109) name = "°F";
+  else if (c === 0xb0 && (source[j + 1] === "C" || source[j + 1] === "F")) {
+    name = `°${source[j + 1]}`;
+    j++;
+  } else if (delta && source[j] === "K") name = "K";
+  if (name === undefined || isIdentPart(source.charCodeAt(j + 1))) return undefined;
+  return { type: "ident", text: delta ? `Δ${name}` : name, start: i, end: j + 1 };
 }
 
 /** Index after a run of digits that may contain single `_` between digits; `flags.underscore` is set if any. */

@@ -11,11 +11,17 @@
  *   partOf     := percent ("of" | "on" | "off") partOf | product 20% of 150, 20% off 150
  *   product    := product ("*" | "/" | "%") unary | unary        % between operands is the remainder
  *   unary      := ("-" | "+") unary | money                      -2^2 = -(2^2) = -4
- *   money      := power (CODE | UNIT)?                           12.50 USD, (2 + 3) eur, 1.5 km
- *                 (a quantity followed by another adds: 3 h 20 min; `in UNIT` converts: 90 min in h)
+ *   money      := power (CODE ("/" UNIT)? | UNIT)?               12.50 USD, 45 USD/h, (2 + 3) eur, 1.5 km
+ *                 (a quantity followed by another adds: 3 h 20 min; `in UNIT` converts: 90 min in h;
+ *                 `in CODE/UNIT` converts a rate: 1200 USD/month in USD/day)
  *   power      := postfix ("^" unary)?                           right-associative: 2^3^2 = 2^9
  *   postfix    := primary "%"*                                   12% = 0.12
- *   primary    := number | name | name "(" args ")" | "(" conversion ")"
+ *   primary    := number | date | name | name "(" args ")" | "(" conversion ")"
+ *                 | "days" "between" sum "and" sum              days between 2026-11-25 and 2027-01-31
+ *                 | "weekday" conversion                        weekday 2026-12-25 (everything after it)
+ *
+ * A unit name alone is one of that unit (`USD / h`), unless a variable has that name. Dates are
+ * `YYYY-MM-DD` (lexer.ts).
  *
  * A `%` is the percent suffix when nothing that can start an operand follows it (`12%`, `12% * 3`,
  * `(1+2)%`), or when it is written right after a number and a sign follows (`50% - 10%`); otherwise it is
@@ -34,7 +40,7 @@ import { getCurrency } from "../money/currencies";
 import { EngineError, where } from "./errors";
 import { show, type Token, tokenize } from "./lexer";
 import { LIMITS } from "./limits";
-import { getUnit } from "./units";
+import { unitNamed } from "./registry";
 
 export type BinaryOp = "+" | "-" | "*" | "/" | "^" | "%";
 
@@ -68,6 +74,8 @@ export type Node =
       readonly kind: "money";
       readonly amount: Node;
       readonly currency: string;
+      /** A rate: so much money per one of this unit (`45 USD/h`). */
+      readonly per?: string;
       readonly pos: number;
       readonly len: number;
     }
@@ -78,6 +86,8 @@ export type Node =
       readonly currency: string | null;
       /** `in CHF cash`: rounded to the currency's cash increment rather than its minor unit. */
       readonly cash: boolean;
+      /** `in USD/day`: a rate, shown per one of this unit. */
+      readonly per?: string;
       readonly pos: number;
       readonly len: number;
     }
@@ -86,6 +96,18 @@ export type Node =
       readonly kind: "unit";
       readonly amount: Node;
       readonly unit: string;
+      readonly pos: number;
+      readonly len: number;
+    }
+  /** A calendar date `2026-12-01`. */
+  | { readonly kind: "date"; readonly text: string; readonly pos: number; readonly len: number }
+  /** `weekday 2026-12-25`: the date, shown as its weekday. */
+  | { readonly kind: "weekday"; readonly operand: Node; readonly pos: number; readonly len: number }
+  /** `days between a and b`: b − a in days. */
+  | {
+      readonly kind: "daysBetween";
+      readonly from: Node;
+      readonly to: Node;
       readonly pos: number;
       readonly len: number;
     }
@@ -175,7 +197,14 @@ const PART_WORDS: ReadonlyMap<string, 0 | 1 | -1> = new Map([
   ["off", -1],
 ]);
 /** Every reserved word: none of them can name a variable or be read as a currency code. */
-export const KEYWORDS: ReadonlySet<string> = new Set([...CONVERT_WORDS, ...PART_WORDS.keys(), "as", "is"]);
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  ...CONVERT_WORDS,
+  ...PART_WORDS.keys(),
+  "as",
+  "is",
+  "between",
+  "and",
+]);
 
 const BP_SUM = 10;
 /** `of`, `on`, `off`: looser than `*` (20% of 2 * 75 is 20% of 150), tighter than `+`. */
@@ -214,6 +243,7 @@ function isPercentage(n: Node): boolean {
 function canStartOperand(t: Token): boolean {
   return (
     t.type === "number" ||
+    t.type === "date" ||
     t.type === "(" ||
     (t.type === "ident" && !isKeyword(t)) ||
     (t.type === "op" && (t.text === "-" || t.text === "+"))
@@ -339,11 +369,6 @@ class Parser {
         continue;
       }
       const code = this.peek();
-      if (code.type === "ident" && getUnit(code.text)) {
-        this.next();
-        node = { kind: "toUnit", operand: node, unit: code.text, pos: kw.start, len: code.end - kw.start };
-        continue;
-      }
       if (isCash(code)) {
         this.next();
         node = {
@@ -356,6 +381,15 @@ class Parser {
         };
         continue;
       }
+      if (
+        code.type === "ident" &&
+        !isKeyword(code) &&
+        unitNamed(code.text, code.start, code.end - code.start)
+      ) {
+        this.next();
+        node = { kind: "toUnit", operand: node, unit: code.text, pos: kw.start, len: code.end - kw.start };
+        continue;
+      }
       if (code.type !== "ident" || isKeyword(code)) {
         throw new EngineError(
           "syntax",
@@ -365,15 +399,18 @@ class Parser {
         );
       }
       this.next();
-      const cash = isCash(this.peek());
-      const end = cash ? this.next().end : code.end;
+      const currency = this.currency(code);
+      const per = this.perUnit();
+      const cash = per === undefined && isCash(this.peek());
+      const end = cash ? this.next().end : (this.tokens[this.i - 1]?.end ?? code.end);
       node = {
         kind: "convert",
         operand: node,
-        currency: this.currency(code),
+        currency,
         cash,
         pos: kw.start,
         len: end - kw.start,
+        ...(per ? { per } : {}),
       };
     }
     this.depth -= chained;
@@ -424,6 +461,17 @@ class Parser {
     this.next();
     this.next();
     return { kind: "percentBase", value, percent, sign, pos: kw.start, len: what.end - kw.start };
+  }
+
+  /** `/ UNIT` after a currency code (a rate: `45 USD/h`), consumed; undefined when none follows. */
+  private perUnit(): string | undefined {
+    const slash = this.peek();
+    const u = this.peek(1);
+    if (slash.type !== "op" || slash.text !== "/" || u.type !== "ident" || isKeyword(u)) return undefined;
+    if (this.peek(2).type === "(" || !unitNamed(u.text, u.start, u.end - u.start)) return undefined;
+    this.next();
+    this.next();
+    return u.text;
   }
 
   private currency(t: Token): string {
@@ -502,7 +550,12 @@ class Parser {
             : { kind: "percentChange", base, percent: left, sign: part, pos: t.start, len };
         continue;
       }
-      if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(" && getUnit(t.text)) {
+      if (
+        t.type === "ident" &&
+        !isKeyword(t) &&
+        this.peek(1).type !== "(" &&
+        unitNamed(t.text, t.start, t.end - t.start)
+      ) {
         if (BP_MONEY <= minBp) break;
         this.next();
         this.enter(t);
@@ -516,7 +569,7 @@ class Parser {
         t.type === "number" &&
         endsInUnit(left) &&
         this.peek(1).type === "ident" &&
-        getUnit(this.peek(1).text) &&
+        unitNamed(this.peek(1).text, this.peek(1).start, this.peek(1).end - this.peek(1).start) &&
         this.peek(2).type !== "("
       ) {
         if (BP_MONEY <= minBp) break;
@@ -530,21 +583,42 @@ class Parser {
         this.next();
         this.enter(t);
         postfix++;
+        const currency = this.currency(t);
+        const per = this.perUnit();
         left = {
           kind: "money",
           amount: left,
-          currency: this.currency(t),
+          currency,
           pos: t.start,
-          len: t.end - t.start,
+          len: (per ? (this.tokens[this.i - 1] as Token).end : t.end) - t.start,
+          ...(per ? { per } : {}),
         };
         continue;
       }
-      if (t.type === "number" || t.type === "(" || (t.type === "ident" && !isKeyword(t)))
+      if (t.type === "number" || t.type === "date" || t.type === "(" || (t.type === "ident" && !isKeyword(t)))
         throw this.unexpected(t);
       break;
     }
     this.depth -= 1 + postfix;
     return left;
+  }
+
+  /** `days between a and b`, after `days`. */
+  private daysBetween(t: Token): Node {
+    this.next();
+    const from = this.expr(0);
+    const and = this.peek();
+    if (word(and) !== "and") {
+      throw new EngineError(
+        "syntax",
+        `Expected 'and', as in days between 2026-11-25 and 2027-01-31 ${where(this.source, and.start)}`,
+        and.start,
+        Math.max(1, and.end - and.start),
+      );
+    }
+    this.next();
+    const to = this.expr(0);
+    return { kind: "daysBetween", from, to, pos: t.start, len: t.end - t.start };
   }
 
   private isPercent(t: Token): boolean {
@@ -565,8 +639,15 @@ class Parser {
     switch (t.type) {
       case "number":
         return { kind: "num", text: t.text, pos: t.start, len: t.end - t.start };
+      case "date":
+        return { kind: "date", text: t.text, pos: t.start, len: t.end - t.start };
       case "ident": {
         if (isKeyword(t)) throw this.unexpected(t);
+        if (t.text === "days" && word(this.peek()) === "between") return this.daysBetween(t);
+        if (t.text === "weekday" && canStartOperand(this.peek())) {
+          const operand = this.conversion();
+          return { kind: "weekday", operand, pos: t.start, len: t.end - t.start };
+        }
         if (this.peek().type === "(") {
           this.next();
           const args: Node[] = [];

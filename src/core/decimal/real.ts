@@ -539,6 +539,7 @@ export function ziv<T>(
   let last: { ball: Ball; wp: number; D: typeof Decimal } | undefined;
   const soft = Math.min(MAX_WORKING_PRECISION, maxWp);
   const cap = further ? MAX_WORKING_PRECISION : soft;
+  let guessed = false;
   ctx.admit?.(x, ctx);
   for (;;) {
     const est = x.cost(wp);
@@ -572,9 +573,33 @@ export function ziv<T>(
       if (last) return { kind: "undecided", ...last };
       throw new NeedMore();
     }
-    // the step at `soft` itself is kept (it is the usual last one), then on by doubling
-    wp = Math.min(wp < soft ? soft : cap, wp * 2);
+    // the step at `soft` itself is kept (it is the usual last one), then on by doubling, or less when
+    // the last ball shows how many digits a cancellation took
+    const doubled = Math.min(wp < soft ? soft : cap, wp * 2);
+    const needed = wp >= soft && last ? cancellation(last.ball, wp, start, guessed) : undefined;
+    if (needed !== undefined && last && straddles(last.ball)) guessed = true;
+    wp = needed !== undefined ? Math.min(doubled, Math.max(wp + 16, needed)) : doubled;
   }
+}
+
+function straddles(b: Ball): boolean {
+  return b.c.isZero() || b.r >= magDown(b.c);
+}
+
+/**
+ * The working precision a value needs when terms cancelled: at `wp` digits the ball is c ± 10^r, so it
+ * pins (log|c| − r) digits of the value, and `digits` are wanted; where the ball holds zero the value
+ * is taken to be about 1, once (a guess: when it is smaller, the loop doubles from there). Undefined:
+ * double. Big terms that
+ * cancel down to a small value ((e + 10^400)(e − 10^400) + 10^800) need a little more than the
+ * digits the terms lost, where doubling past them would cost several times the budget.
+ */
+function cancellation(b: Ball, wp: number, digits: number, guessed: boolean): number | undefined {
+  if (!Number.isFinite(b.r)) return undefined;
+  if (straddles(b)) return guessed ? undefined : Math.ceil(wp + digits + b.r + 16);
+  // a ball that already pins the digits wanted is undecided for another reason (a rounding boundary)
+  const pinned = magDown(b.c) - b.r;
+  return pinned < digits ? Math.ceil(wp + digits - pinned + 16) : undefined;
 }
 
 /** Refuses a slow call that would end past the deadline (its estimate is already in the step's). */

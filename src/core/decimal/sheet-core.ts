@@ -1,0 +1,259 @@
+/**
+ * A sheet: lines of text, each evaluated on its own, top to bottom, with what the lines above left
+ * (Soulver-like). Pure, like the engine; a sheet is only its text and its settings, so it can live in a
+ * URL fragment, in an API request, or (later) in a database row as `{ title, text, precision, rounding }`.
+ *
+ *   # Trip                      a heading: starts a section
+ *   // split four ways          a comment (also after a line: `12 EUR // taxi`)
+ *   hotel = 3 * 120 EUR         a named value
+ *   45.50 EUR
+ *   subtotal                    the value lines of the section so far, added (`sum` is the same)
+ *   total / 4                   `total`: every value line above (not sums); `average`: the section's mean
+ *   line3 * 2                   a line by number (above this one); `prev`: the value line just above
+ *
+ * An error stays on its line, with its column in that line; the other lines keep their results. Lines
+ * whose text and inputs did not change are not evaluated again (SheetEvaluator keeps their results).
+ */
+
+import type { RateTable } from "../money/fx";
+import {
+  type EvalResult,
+  type EvalSuccess,
+  type ExpressionError,
+  evaluate,
+  type RoundingMode,
+  type Value,
+} from "./engine";
+
+/** Most lines in a sheet, and most characters. */
+export const SHEET_LIMITS = { maxLines: 2_000, maxLength: 100_000, timeLimitMs: 40 } as const;
+
+export type LineResult =
+  | { readonly kind: "blank" | "comment" }
+  | { readonly kind: "heading"; readonly text: string }
+  | { readonly kind: "value"; readonly result: EvalSuccess; readonly name?: string }
+  | { readonly kind: "error"; readonly error: ExpressionError };
+
+export interface SheetOptions {
+  readonly precision?: number;
+  readonly rounding?: RoundingMode;
+  readonly rates?: RateTable | null;
+}
+
+const AGGREGATES = ["sum", "subtotal", "total", "average"] as const;
+type Aggregate = (typeof AGGREGATES)[number];
+
+/** Lines above a line: what sums, averages, `prev` and `lineN` read. */
+interface Above {
+  readonly values: ReadonlyMap<number, Value>;
+  /** Value lines of the current section, not counting aggregate lines. */
+  readonly section: readonly number[];
+  /** Value lines of the sheet so far, not counting aggregate lines. */
+  readonly all: readonly number[];
+  readonly prev: number | undefined;
+}
+
+function isAggregateLine(text: string): boolean {
+  return /\b(sum|subtotal|total|average)\b/.test(text);
+}
+
+/** The text of a line without its comment, with grouping commas in numbers (1,250.50) removed. */
+function clean(line: string): { text: string; columnOf: (col: number) => number } {
+  const comment = line.indexOf("//");
+  let text = comment >= 0 ? line.slice(0, comment) : line;
+  // a comma between digits with exactly three digits after it, outside parentheses, groups digits
+  const removed: number[] = [];
+  let depth = 0;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === "(") depth++;
+    if (ch === ")") depth--;
+    if (ch === "," && depth === 0 && /\d/.test(text[i - 1] ?? "") && /^\d{3}(?!\d)/.test(text.slice(i + 1))) {
+      removed.push(out.length);
+      continue;
+    }
+    out += ch;
+  }
+  text = out;
+  return { text, columnOf: (col) => col + removed.filter((at) => at < col).length };
+}
+
+/** One line, evaluated with the values above it. */
+function evaluateLine(
+  source: string,
+  lineNo: number,
+  above: Above,
+  variables: Readonly<Record<string, Value>>,
+  definedBelow: ReadonlyMap<string, number>,
+  definedAbove: ReadonlyMap<string, number>,
+  options: SheetOptions,
+): LineResult {
+  const trimmed = source.trim();
+  if (trimmed === "") return { kind: "blank" };
+  if (trimmed.startsWith("#")) return { kind: "heading", text: trimmed.replace(/^#+\s*/, "") };
+  if (trimmed.startsWith("//")) return { kind: "comment" };
+  const { text, columnOf } = clean(source);
+  if (text.trim() === "") return { kind: "comment" };
+  const fail = (
+    message: string,
+    column: number,
+    length = 1,
+    code: ExpressionError["code"] = "unknown_variable",
+  ): LineResult => ({
+    kind: "error",
+    error: { code, message, line: lineNo, column: columnOf(column), offset: columnOf(column) - 1, length },
+  });
+  const vars: Record<string, Value> = { ...variables };
+  for (const m of text.matchAll(/\bline(\d+)\b/g)) {
+    const n = Number(m[1]);
+    const column = (m.index ?? 0) + 1;
+    if (n >= lineNo) return fail(`line${n} is not above this line`, column, m[0].length);
+    const v = above.values.get(n);
+    if (!v) return fail(`Line ${n} has no value`, column, m[0].length);
+    vars[`line${n}`] = v;
+  }
+  for (const m of text.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\b/g)) {
+    const name = m[1] as string;
+    if (name in vars) continue;
+    const below = definedBelow.get(name);
+    if (below !== undefined) {
+      return fail(`${name} is defined below this line, on line ${below}`, (m.index ?? 0) + 1, name.length);
+    }
+    const broken = definedAbove.get(name);
+    if (broken !== undefined) {
+      return fail(`${name} has no value: line ${broken} has an error`, (m.index ?? 0) + 1, name.length);
+    }
+  }
+  if (/\bprev\b/.test(text)) {
+    const column = text.search(/\bprev\b/) + 1;
+    if (above.prev === undefined) return fail("There is no value line above for prev", column, 4);
+    vars.prev = above.values.get(above.prev) as Value;
+  }
+  for (const word of AGGREGATES) {
+    const at = text.search(new RegExp(`\\b${word}\\b`));
+    if (at < 0) continue;
+    const lines = word === "total" ? above.all : above.section;
+    if (lines.length === 0)
+      return fail(`Nothing above to ${word === "average" ? "average" : "add up"}`, at + 1, word.length);
+    const r = aggregate(word, lines, above.values, options);
+    if (!r.ok) return fail(`${word}: ${r.error.message}`, at + 1, word.length, r.error.code);
+    vars[word] = r.value;
+  }
+  // only the names the line uses: every variable passed is parsed again by the engine
+  const used: Record<string, Value> = {};
+  for (const name of namesIn(text)) if (name in vars) used[name] = vars[name] as Value;
+  const r = evaluate(text, { ...options, variables: used, timeLimitMs: SHEET_LIMITS.timeLimitMs });
+  if (!r.ok) {
+    return {
+      kind: "error",
+      error: {
+        ...r.error,
+        line: lineNo,
+        column: columnOf(r.error.column),
+        offset: columnOf(r.error.column) - 1,
+      },
+    };
+  }
+  const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(text)?.[1];
+  return name ? { kind: "value", result: r, name } : { kind: "value", result: r };
+}
+
+function aggregate(
+  word: Aggregate,
+  lines: readonly number[],
+  values: ReadonlyMap<number, Value>,
+  options: SheetOptions,
+): EvalResult {
+  const vars: Record<string, Value> = {};
+  for (const n of lines) vars[`line${n}`] = values.get(n) as Value;
+  const sum = lines.map((n) => `line${n}`).join(" + ");
+  return evaluate(word === "average" ? `(${sum}) / ${lines.length}` : sum, { ...options, variables: vars });
+}
+
+/**
+ * Evaluates sheets, keeping each line's result by its text and the values it read, so that after an
+ * edit only the lines whose text or inputs changed are evaluated again.
+ */
+export class SheetEvaluator {
+  private cache = new Map<string, LineResult>();
+  /** Lines evaluated (not taken from the cache) by the last run: for tests and benchmarks. */
+  evaluated = 0;
+
+  run(sheet: string, options: SheetOptions = {}): LineResult[] {
+    const text = sheet.length > SHEET_LIMITS.maxLength ? sheet.slice(0, SHEET_LIMITS.maxLength) : sheet;
+    const lines = text.split("\n").slice(0, SHEET_LIMITS.maxLines);
+    const definedAt = new Map<string, number>();
+    lines.forEach((line, i) => {
+      const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(line)?.[1];
+      if (name && !definedAt.has(name)) definedAt.set(name, i + 1);
+    });
+    const values = new Map<number, Value>();
+    let section: number[] = [];
+    const all: number[] = [];
+    let prev: number | undefined;
+    let variables: Record<string, Value> = {};
+    const next = new Map<string, LineResult>();
+    const results: LineResult[] = [];
+    this.evaluated = 0;
+    const settings = JSON.stringify([options.precision, options.rounding, options.rates?.date]);
+    lines.forEach((line, i) => {
+      const lineNo = i + 1;
+      const below = new Map([...definedAt].filter(([, at]) => at > lineNo));
+      const aboveNames = new Map([...definedAt].filter(([, at]) => at < lineNo));
+      // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)
+      const names = namesIn(line);
+      const reads = (ns: readonly number[]) => ns.map((n) => values.get(n) ?? null);
+      const key = JSON.stringify([
+        settings,
+        lineNo,
+        line,
+        names.map((n) => {
+          const ref = /^line(\d+)$/.exec(n);
+          if (ref) return [n, values.get(Number(ref[1])) ?? null];
+          if (n === "prev") return [n, prev ?? null, prev === undefined ? null : (values.get(prev) ?? null)];
+          if (n === "sum" || n === "subtotal" || n === "average") return [n, reads(section)];
+          if (n === "total") return [n, reads(all)];
+          return [n, variables[n] ?? null, definedAt.get(n) ?? null];
+        }),
+      ]);
+      let result = this.cache.get(key) ?? next.get(key);
+      if (!result) {
+        result = evaluateLine(
+          line,
+          lineNo,
+          { values, section, all, prev },
+          variables,
+          below,
+          aboveNames,
+          options,
+        );
+        this.evaluated++;
+      }
+      // a line that waited for the unit table or the calendar (lazy.ts) is evaluated again once they are in
+      if (result.kind !== "error" || result.error.code !== "loading") next.set(key, result);
+      results.push(result);
+      if (result.kind === "heading") section = [];
+      if (result.kind === "value") {
+        values.set(lineNo, result.result.value);
+        prev = lineNo;
+        if (!isAggregateLine(clean(line).text)) {
+          section = [...section, lineNo];
+          all.push(lineNo);
+        }
+        if (result.name) variables = { ...variables, [result.name]: result.result.value };
+      }
+    });
+    this.cache = next;
+    return results;
+  }
+}
+
+function namesIn(line: string): string[] {
+  return [...new Set(line.match(/\b[A-Za-z_][A-Za-z0-9_]*\b/g) ?? [])];
+}
+
+/** Evaluates a sheet once (no cache). */
+export function evaluateSheet(sheet: string, options: SheetOptions = {}): LineResult[] {
+  return new SheetEvaluator().run(sheet, options);
+}
