@@ -41,6 +41,11 @@ export interface ReceiptPayload {
   /** The seller's name, address and contact (receipts issued before these were signed lack it). */
   seller?: ReceiptSeller;
   receiptNumber: string;
+  /**
+   * The invoice this payment settled (`INV-2026-000042`). Receipts signed before invoices existed lack
+   * it; the field is optional, so they keep the same version and still verify.
+   */
+  invoiceNumber?: string;
   orderId: string;
   issuedAt: string;
   paidAt: string;
