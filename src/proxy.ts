@@ -52,6 +52,8 @@ export const config = {
     "/user-profile/:path*",
     "/checkout",
     "/receipt",
+    "/invoices",
+    "/invoices/:path*",
     "/admin",
     "/admin/:path*",
   ],

@@ -7,13 +7,15 @@ import {
   documentSequences,
   invoiceLines,
   invoices,
+  member,
   orders,
   organization,
   payments,
   receipts,
+  user,
 } from "@/server/db/schema";
 import { createTestDatabase } from "../../../../tests/support/db";
-import { backfillInvoices } from "./invoices";
+import { backfillInvoices, canSeeInvoices, findInvoice, listInvoices, MAX_INVOICE_PAGE } from "./invoices";
 import { lockOrganizationBilling, type OrderRow } from "./outcome";
 import { currentSigningKey, publishedKeys, toReceiptKeys } from "./receipt-keys";
 import { type SigningKey, settlePaid } from "./settle";
@@ -306,5 +308,74 @@ describe("invoices issued when an order is paid", () => {
       .from(invoices)
       .where(and(like(invoices.number, "INV-2024-%")));
     expect(all[0]?.n).toBe(3);
+  });
+
+  it("finds an invoice by number with its lines and receipt, lists an organization's in pages, and checks who may see them", async () => {
+    const paidAt = new Date("2029-05-01T00:00:00Z");
+    const first = await order();
+    await settle(first, paidAt);
+    const second = await t.db
+      .insert(orders)
+      .values({
+        ...first,
+        id: undefined,
+        idempotencyKey: crypto.randomUUID(),
+        status: "pending",
+        paidAt: null,
+      })
+      .returning();
+    const row = second[0] as OrderRow;
+    await t.db.insert(payments).values({
+      orderId: row.id,
+      provider: "test",
+      status: "unknown",
+      amountMinor: row.totalMinor,
+      currency: "EUR",
+      cardBrand: "visa",
+      cardLast4: "4242",
+    });
+    await settle(row, new Date("2029-06-01T00:00:00Z"));
+
+    const found = await findInvoice(t.db, "INV-2029-000001");
+    expect(found).toMatchObject({
+      number: "INV-2029-000001",
+      organizationId: first.organizationId,
+      totalMinor: 2261n,
+    });
+    expect(found?.lines.map((l) => l.kind)).toEqual(["plan", "tax"]);
+    expect(JSON.parse(found?.receipt?.payload ?? "{}").invoiceNumber).toBe("INV-2029-000001");
+    for (const bad of ["INV-2029-000099", "CN-2029-000001", "INV-2029-1", "'; drop table invoices; --"]) {
+      expect(await findInvoice(t.db, bad)).toBeNull();
+    }
+
+    const page1 = await listInvoices(t.db, first.organizationId, { limit: 1 });
+    expect(page1.map((i) => i.number)).toEqual(["INV-2029-000002"]);
+    const page2 = await listInvoices(t.db, first.organizationId, { limit: 1, after: page1[0]?.number });
+    expect(page2.map((i) => i.number)).toEqual(["INV-2029-000001"]);
+    expect(await listInvoices(t.db, first.organizationId, { limit: 1, after: "INV-2029-000001" })).toEqual(
+      [],
+    );
+    // A cursor from another organization's invoice lists nothing; the limit is capped.
+    expect(await listInvoices(t.db, "org-someone-else", { after: "INV-2029-000001" })).toEqual([]);
+    expect((await listInvoices(t.db, first.organizationId, { limit: 10_000 })).length).toBeLessThanOrEqual(
+      MAX_INVOICE_PAGE,
+    );
+
+    await t.db.insert(user).values([
+      { id: "u-member", name: "M", email: "m@example.com", onboardingStep: "done" },
+      { id: "u-other", name: "O", email: "x@example.com", onboardingStep: "done" },
+    ]);
+    await t.db
+      .insert(member)
+      .values({ id: "m-inv", organizationId: first.organizationId, userId: "u-member", role: "member" });
+    expect(
+      await canSeeInvoices(t.db, { userId: "u-member", isPlatformAdmin: false }, first.organizationId),
+    ).toBe(true);
+    expect(
+      await canSeeInvoices(t.db, { userId: "u-other", isPlatformAdmin: false }, first.organizationId),
+    ).toBe(false);
+    expect(
+      await canSeeInvoices(t.db, { userId: "u-other", isPlatformAdmin: true }, first.organizationId),
+    ).toBe(true);
   });
 });

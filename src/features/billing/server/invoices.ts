@@ -1,23 +1,29 @@
 import "server-only";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   checkLinesSum,
   formatDocumentNumber,
   type InvoiceLineDraft,
   invoiceLines,
+  parseDocumentNumber,
   seriesKey,
 } from "@/core/billing/invoice";
+import { invoicePdf } from "@/core/billing/invoice-pdf";
 import { addPeriod } from "@/core/billing/subscription";
 import type { DocumentSeries } from "@/core/billing/vocabulary";
+import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
 import {
   coupons,
   documentSequences,
   invoiceLines as invoiceLinesTable,
   invoices,
+  member,
   orders,
+  receipts,
 } from "@/server/db/schema";
 import type { OrderRow } from "./outcome";
+import { sellerDetails } from "./seller";
 
 export interface IssuedInvoice {
   id: string;
@@ -144,4 +150,207 @@ export async function backfillInvoices(db: Db, options: { batch?: number; maxBat
     if (done) break;
   }
   return issued;
+}
+
+/** Most invoices a list returns at once. */
+export const MAX_INVOICE_PAGE = 100;
+
+export interface InvoiceLineView {
+  position: number;
+  kind: (typeof invoiceLinesTable.$inferSelect)["kind"];
+  description: string;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  amountMinor: bigint;
+}
+
+export interface InvoiceDocument {
+  number: string;
+  status: (typeof invoices.$inferSelect)["status"];
+  organizationId: string;
+  orderId: string;
+  kind: OrderRow["kind"];
+  plan: string;
+  interval: string;
+  currency: string;
+  subtotalMinor: bigint;
+  creditMinor: bigint;
+  discountMinor: bigint;
+  netMinor: bigint;
+  taxMinor: bigint;
+  totalMinor: bigint;
+  taxRate: string;
+  reverseCharge: boolean;
+  billingName: string;
+  billingCountry: string;
+  vatId: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  finalizedAt: Date;
+  lines: InvoiceLineView[];
+  /** The payment's signed receipt: the canonical JSON exactly as signed, and its signature. */
+  receipt: { receiptNumber: string; payload: string; signature: string; kid: string } | null;
+}
+
+/** A numbered invoice with its lines and receipt, whoever it belongs to (callers check access). */
+export async function findInvoice(db: Db, number: string): Promise<InvoiceDocument | null> {
+  if (parseDocumentNumber(number)?.series !== "INV") return null;
+  const [row] = await db
+    .select({ invoice: invoices, order: orders, receipt: receipts })
+    .from(invoices)
+    .innerJoin(orders, eq(orders.id, invoices.orderId))
+    .leftJoin(receipts, eq(receipts.orderId, invoices.orderId))
+    .where(eq(invoices.number, number));
+  if (!row?.invoice.number || !row.invoice.finalizedAt) return null;
+  const lines = await db
+    .select()
+    .from(invoiceLinesTable)
+    .where(eq(invoiceLinesTable.invoiceId, row.invoice.id))
+    .orderBy(asc(invoiceLinesTable.position));
+  const { invoice, order, receipt } = row;
+  return {
+    number: row.invoice.number,
+    status: invoice.status,
+    organizationId: invoice.organizationId,
+    orderId: invoice.orderId,
+    kind: order.kind,
+    plan: order.plan,
+    interval: order.interval,
+    currency: invoice.currency,
+    subtotalMinor: invoice.subtotalMinor,
+    creditMinor: invoice.creditMinor,
+    discountMinor: invoice.discountMinor,
+    netMinor: invoice.netMinor,
+    taxMinor: invoice.taxMinor,
+    totalMinor: invoice.totalMinor,
+    taxRate: invoice.taxRate,
+    reverseCharge: invoice.reverseCharge,
+    billingName: invoice.billingName,
+    billingCountry: invoice.billingCountry,
+    vatId: invoice.vatId,
+    periodStart: invoice.periodStart,
+    periodEnd: invoice.periodEnd,
+    finalizedAt: row.invoice.finalizedAt,
+    lines: lines.map((l) => ({
+      position: l.position,
+      kind: l.kind,
+      description: l.description,
+      periodStart: l.periodStart,
+      periodEnd: l.periodEnd,
+      amountMinor: l.amountMinor,
+    })),
+    receipt: receipt
+      ? {
+          receiptNumber: receipt.receiptNumber,
+          payload: receipt.payload,
+          signature: receipt.signature,
+          kid: receipt.kid,
+        }
+      : null,
+  };
+}
+
+/**
+ * Whether a user may see an organization's invoices: a member of it (whatever their role, and
+ * whichever organization is active), or a platform admin in their own session.
+ */
+export async function canSeeInvoices(
+  db: Db,
+  viewer: { userId: string; isPlatformAdmin: boolean },
+  organizationId: string,
+): Promise<boolean> {
+  if (viewer.isPlatformAdmin) return true;
+  const [row] = await db
+    .select({ id: member.id })
+    .from(member)
+    .where(and(eq(member.userId, viewer.userId), eq(member.organizationId, organizationId)));
+  return Boolean(row);
+}
+
+export interface InvoiceSummary {
+  number: string;
+  status: (typeof invoices.$inferSelect)["status"];
+  currency: string;
+  totalMinor: bigint;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  finalizedAt: Date;
+}
+
+/**
+ * An organization's numbered invoices, newest first, at most `limit` (capped), optionally those
+ * finalized before `before` (a page's cursor: the last invoice's number of the previous page).
+ */
+export async function listInvoices(
+  db: Db,
+  organizationId: string,
+  options: { limit?: number; after?: string | null } = {},
+): Promise<InvoiceSummary[]> {
+  const limit = Math.max(1, Math.min(options.limit ?? 20, MAX_INVOICE_PAGE));
+  let cursor: { finalizedAt: Date; id: string } | undefined;
+  if (options.after) {
+    const [row] = await db
+      .select({ finalizedAt: invoices.finalizedAt, id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.number, options.after), eq(invoices.organizationId, organizationId)));
+    if (row?.finalizedAt) cursor = { finalizedAt: row.finalizedAt, id: row.id };
+    else return [];
+  }
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.organizationId, organizationId),
+        isNotNull(invoices.number),
+        cursor
+          ? or(
+              lt(invoices.finalizedAt, cursor.finalizedAt),
+              and(eq(invoices.finalizedAt, cursor.finalizedAt), lt(invoices.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(invoices.finalizedAt), desc(invoices.id))
+    .limit(limit);
+  return rows.flatMap((r) =>
+    r.number && r.finalizedAt
+      ? [
+          {
+            number: r.number,
+            status: r.status,
+            currency: r.currency,
+            totalMinor: r.totalMinor,
+            periodStart: r.periodStart,
+            periodEnd: r.periodEnd,
+            finalizedAt: r.finalizedAt,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The seller an invoice names: the one signed into its receipt, else the instance's current one. */
+export function invoiceSeller(invoice: InvoiceDocument): ReceiptSeller {
+  if (invoice.receipt) {
+    const signed = JSON.parse(invoice.receipt.payload) as ReceiptPayload;
+    if (signed.seller) return signed.seller;
+  }
+  return sellerDetails();
+}
+
+/** The invoice as a PDF file download. */
+export async function invoicePdfResponse(invoice: InvoiceDocument): Promise<Response> {
+  const bytes = await invoicePdf({
+    ...invoice,
+    seller: invoiceSeller(invoice),
+    receiptNumber: invoice.receipt?.receiptNumber ?? null,
+  });
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "Cache-Control": "private, no-store",
+      "Content-Type": "application/pdf",
+      "Content-Disposition": `attachment; filename="${invoice.number}.pdf"`,
+    },
+  });
 }
