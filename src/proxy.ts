@@ -53,7 +53,6 @@ export const config = {
     "/checkout",
     "/receipt",
     "/invoices",
-    "/invoices/:path*",
     "/admin",
     "/admin/:path*",
   ],
