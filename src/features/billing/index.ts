@@ -1,5 +1,12 @@
 // Billing's public face: what app routes and other product areas use. Everything else in this
 // folder (the checkout's place/charge/settle steps, the subscription writes) is internal.
+export {
+  invoiceListQuery,
+  invoiceListSchema,
+  invoiceResponse,
+  invoiceSchema,
+  listInvoicesResponse,
+} from "./api/invoices";
 export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";

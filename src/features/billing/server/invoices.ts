@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   checkLinesSum,
   formatDocumentNumber,
@@ -195,59 +195,79 @@ export interface InvoiceDocument {
 /** A numbered invoice with its lines and receipt, whoever it belongs to (callers check access). */
 export async function findInvoice(db: Db, number: string): Promise<InvoiceDocument | null> {
   if (parseDocumentNumber(number)?.series !== "INV") return null;
-  const [row] = await db
+  return (await findInvoices(db, [number]))[0] ?? null;
+}
+
+/** Numbered invoices with their lines and receipts, in the order of `numbers` (at most a page). */
+export async function findInvoices(db: Db, numbers: readonly string[]): Promise<InvoiceDocument[]> {
+  const wanted = numbers.slice(0, MAX_INVOICE_PAGE);
+  if (wanted.length === 0) return [];
+  const rows = await db
     .select({ invoice: invoices, order: orders, receipt: receipts })
     .from(invoices)
     .innerJoin(orders, eq(orders.id, invoices.orderId))
     .leftJoin(receipts, eq(receipts.orderId, invoices.orderId))
-    .where(eq(invoices.number, number));
-  if (!row?.invoice.number || !row.invoice.finalizedAt) return null;
+    .where(inArray(invoices.number, wanted));
+  if (rows.length === 0) return [];
   const lines = await db
     .select()
     .from(invoiceLinesTable)
-    .where(eq(invoiceLinesTable.invoiceId, row.invoice.id))
+    .where(
+      inArray(
+        invoiceLinesTable.invoiceId,
+        rows.map((r) => r.invoice.id),
+      ),
+    )
     .orderBy(asc(invoiceLinesTable.position));
-  const { invoice, order, receipt } = row;
-  return {
-    number: row.invoice.number,
-    status: invoice.status,
-    organizationId: invoice.organizationId,
-    orderId: invoice.orderId,
-    kind: order.kind,
-    plan: order.plan,
-    interval: order.interval,
-    currency: invoice.currency,
-    subtotalMinor: invoice.subtotalMinor,
-    creditMinor: invoice.creditMinor,
-    discountMinor: invoice.discountMinor,
-    netMinor: invoice.netMinor,
-    taxMinor: invoice.taxMinor,
-    totalMinor: invoice.totalMinor,
-    taxRate: invoice.taxRate,
-    reverseCharge: invoice.reverseCharge,
-    billingName: invoice.billingName,
-    billingCountry: invoice.billingCountry,
-    vatId: invoice.vatId,
-    periodStart: invoice.periodStart,
-    periodEnd: invoice.periodEnd,
-    finalizedAt: row.invoice.finalizedAt,
-    lines: lines.map((l) => ({
-      position: l.position,
-      kind: l.kind,
-      description: l.description,
-      periodStart: l.periodStart,
-      periodEnd: l.periodEnd,
-      amountMinor: l.amountMinor,
-    })),
-    receipt: receipt
-      ? {
-          receiptNumber: receipt.receiptNumber,
-          payload: receipt.payload,
-          signature: receipt.signature,
-          kid: receipt.kid,
-        }
-      : null,
-  };
+  const documents = rows.flatMap(({ invoice, order, receipt }): InvoiceDocument[] => {
+    if (!invoice.number || !invoice.finalizedAt) return [];
+    return [
+      {
+        number: invoice.number,
+        status: invoice.status,
+        organizationId: invoice.organizationId,
+        orderId: invoice.orderId,
+        kind: order.kind,
+        plan: order.plan,
+        interval: order.interval,
+        currency: invoice.currency,
+        subtotalMinor: invoice.subtotalMinor,
+        creditMinor: invoice.creditMinor,
+        discountMinor: invoice.discountMinor,
+        netMinor: invoice.netMinor,
+        taxMinor: invoice.taxMinor,
+        totalMinor: invoice.totalMinor,
+        taxRate: invoice.taxRate,
+        reverseCharge: invoice.reverseCharge,
+        billingName: invoice.billingName,
+        billingCountry: invoice.billingCountry,
+        vatId: invoice.vatId,
+        periodStart: invoice.periodStart,
+        periodEnd: invoice.periodEnd,
+        finalizedAt: invoice.finalizedAt,
+        lines: lines
+          .filter((l) => l.invoiceId === invoice.id)
+          .map((l) => ({
+            position: l.position,
+            kind: l.kind,
+            description: l.description,
+            periodStart: l.periodStart,
+            periodEnd: l.periodEnd,
+            amountMinor: l.amountMinor,
+          })),
+        receipt: receipt
+          ? {
+              receiptNumber: receipt.receiptNumber,
+              payload: receipt.payload,
+              signature: receipt.signature,
+              kid: receipt.kid,
+            }
+          : null,
+      },
+    ];
+  });
+  const at = new Map(wanted.map((n, i) => [n, i]));
+  return documents.sort((a, b) => (at.get(a.number) ?? 0) - (at.get(b.number) ?? 0));
 }
 
 /**
