@@ -8,6 +8,7 @@ import {
   parseDocumentNumber,
   REVERSE_CHARGE_NOTE,
   seriesKey,
+  splitRefund,
 } from "./invoice";
 
 const base: InvoiceSource = {
@@ -163,5 +164,39 @@ describe("document numbers", () => {
     ]) {
       expect(parseDocumentNumber(text)).toBeUndefined();
     }
+  });
+});
+
+describe("splitRefund", () => {
+  const invoice = { netMinor: 1900n, taxMinor: 361n, totalMinor: 2261n };
+  it("gives the tax share of a refund rounded half to even once, and the full amounts for a full refund", () => {
+    expect(splitRefund(1000n, invoice)).toEqual({ netMinor: 840n, taxMinor: 160n, totalMinor: 1000n });
+    expect(splitRefund(2261n, invoice)).toEqual({ netMinor: 1900n, taxMinor: 361n, totalMinor: 2261n });
+    // 1 × 50 / 100 = 0.5 → 0 (even); 3 × 50 / 100 = 1.5 → 2 (even).
+    expect(splitRefund(1n, { netMinor: 50n, taxMinor: 50n, totalMinor: 100n }).taxMinor).toBe(0n);
+    expect(splitRefund(3n, { netMinor: 50n, taxMinor: 50n, totalMinor: 100n }).taxMinor).toBe(2n);
+    expect(splitRefund(500n, { netMinor: 1000n, taxMinor: 0n, totalMinor: 1000n })).toEqual({
+      netMinor: 500n,
+      taxMinor: 0n,
+      totalMinor: 500n,
+    });
+  });
+
+  it("never splits into a negative part, and refuses amounts out of range", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        (total, rawTax) => {
+          const tax = rawTax % (total + 1n);
+          const inv = { netMinor: total - tax, taxMinor: tax, totalMinor: total };
+          const part = splitRefund(total / 2n + 1n > total ? total : total / 2n + 1n, inv);
+          expect(part.netMinor >= 0n && part.taxMinor >= 0n && part.taxMinor <= tax).toBe(true);
+          expect(part.netMinor + part.taxMinor).toBe(part.totalMinor);
+        },
+      ),
+    );
+    expect(() => splitRefund(0n, invoice)).toThrow(RangeError);
+    expect(() => splitRefund(2262n, invoice)).toThrow(RangeError);
   });
 });

@@ -168,3 +168,25 @@ export function parseDocumentNumber(
   if (m[3] !== value.toString().padStart(DOCUMENT_NUMBER_DIGITS, "0")) return undefined;
   return { series: m[1] as DocumentSeries, year: Number(m[2]), value };
 }
+
+/** a / b rounded half to even, for a ≥ 0 and b > 0. */
+function divHalfEven(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  const r = a % b;
+  if (r * 2n > b || (r * 2n === b && q % 2n === 1n)) return q + 1n;
+  return q;
+}
+
+/**
+ * The tax part of a refund of `amountMinor` of an invoice: the invoice's tax share of it, rounded
+ * half to even once; the rest is net. A full refund gives back exactly the invoice's net and tax.
+ */
+export function splitRefund(
+  amountMinor: bigint,
+  invoice: { netMinor: bigint; taxMinor: bigint; totalMinor: bigint },
+): { netMinor: bigint; taxMinor: bigint; totalMinor: bigint } {
+  if (amountMinor <= 0n || amountMinor > invoice.totalMinor) throw new RangeError("Refund out of range");
+  const taxMinor =
+    invoice.taxMinor <= 0n ? 0n : divHalfEven(amountMinor * invoice.taxMinor, invoice.totalMinor);
+  return { netMinor: amountMinor - taxMinor, taxMinor, totalMinor: amountMinor };
+}

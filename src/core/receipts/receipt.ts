@@ -68,6 +68,31 @@ export interface ReceiptPayload {
   payment: { provider: string; reference: string; brand: string; last4: string };
 }
 
+export const CREDIT_NOTE_TYPE = "abacus.credit-note";
+export const CREDIT_NOTE_VERSION = 1;
+
+/**
+ * A signed credit note (a refund of part or all of an invoice): canonical JSON like a receipt,
+ * signed with the same key. Amounts are positive decimal strings with the currency's minor digits.
+ */
+export interface CreditNotePayload {
+  type: typeof CREDIT_NOTE_TYPE;
+  version: typeof CREDIT_NOTE_VERSION;
+  kid: string;
+  issuer: string;
+  creditNoteNumber: string;
+  invoiceNumber: string;
+  issuedAt: string;
+  organization: { id: string };
+  billing: { name: string; country: string; vatId: string | null };
+  currency: string;
+  net: string;
+  tax: string;
+  total: string;
+  reason: string;
+  refund: { provider: string; reference: string };
+}
+
 /** The canonical (RFC 8785) text of a JSON value. Throws on values JSON cannot hold. */
 export function canonicalJson(value: unknown): string {
   const text = canonicalize(value);
