@@ -52,6 +52,7 @@ export const config = {
     "/user-profile/:path*",
     "/checkout",
     "/receipt",
+    "/invoices",
     "/admin",
     "/admin/:path*",
   ],

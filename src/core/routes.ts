@@ -41,6 +41,7 @@ export const ROUTES = [
   { path: "/user-profile", audience: "signed-in", catchAll: true, nav: { label: "Profile", section: "app" } },
   { path: "/checkout", audience: "org-manager" },
   { path: "/receipt", audience: "signed-in" },
+  { path: "/invoices", audience: "signed-in" },
   { path: "/admin", audience: "admin", area: true, nav: { label: "Admin", section: "admin" } },
   { path: "/admin/users", audience: "admin", nav: { label: "Users", section: "admin" } },
   { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency & FX", section: "admin" } },

@@ -45,4 +45,37 @@ describe("the OpenAPI document", () => {
     expect(get.responses["429"].headers).toHaveProperty("Retry-After");
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
   });
+
+  it("describes path parameters, the session as a second way in, and 404", () => {
+    const invoice = z.object({ number: z.string(), total: z.string() });
+    const withPath = openApiDocument(
+      [
+        {
+          method: "get",
+          path: "/api/v1/invoices/{number}",
+          summary: "i",
+          quota: true,
+          session: true,
+          notFound: true,
+          pathParams: { number: "INV-2026-000042" },
+          response: invoice,
+        },
+      ],
+      "http://localhost:3000",
+    );
+    const get = (withPath.paths["/api/v1/invoices/{number}"] as Record<string, Json>).get;
+    expect(get.parameters).toEqual([
+      {
+        name: "number",
+        in: "path",
+        required: true,
+        description: "INV-2026-000042",
+        schema: { type: "string" },
+      },
+    ]);
+    expect(get.security).toEqual([{ session: [] }, { apiKey: [] }]);
+    expect(Object.keys(get.responses)).toEqual(["200", "400", "401", "404", "429"]);
+    expect(get.responses["200"].content["application/json"].schema.required).toEqual(["number", "total"]);
+    expect(withPath.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie" });
+  });
 });

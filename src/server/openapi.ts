@@ -22,6 +22,12 @@ export type Operation = {
   quota: boolean;
   body?: z.ZodType;
   query?: z.ZodObject;
+  /** Parameters written in the path as `{name}`, each a string. */
+  pathParams?: Record<string, string>;
+  /** Also answers 401 to a call with neither key nor session (the signed-in web session counts). */
+  session?: boolean;
+  /** Answers 404 when the named resource is not the caller's (or does not exist). */
+  notFound?: boolean;
   response?: z.ZodType;
 };
 
@@ -60,11 +66,21 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
           }),
         )
       : undefined;
+    const inPath = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
+      name,
+      in: "path",
+      required: true,
+      description,
+      schema: { type: "string" },
+    }));
+    const allParameters = [...inPath, ...(parameters ?? [])];
     paths[op.path] ??= {};
     (paths[op.path] as Record<string, unknown>)[op.method] = {
       summary: op.summary,
-      ...(op.quota ? { security: [{}, { apiKey: [] }] } : {}),
-      ...(parameters ? { parameters } : {}),
+      ...(op.quota
+        ? { security: op.session ? [{ session: [] }, { apiKey: [] }] : [{}, { apiKey: [] }] }
+        : {}),
+      ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
       ...(op.body
         ? {
             requestBody: {
@@ -86,7 +102,11 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
         "400": errorResponse("Invalid input; `error.code` says which"),
         ...(op.quota
           ? {
-              "401": errorResponse("Unknown or revoked API key"),
+              "401": errorResponse(
+                op.session
+                  ? "Unknown or revoked API key, or neither a key nor a session"
+                  : "Unknown or revoked API key",
+              ),
               "429": errorResponse(
                 "Past the plan's monthly quota or per-second burst, or the anonymous limit",
                 {
@@ -96,6 +116,7 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
               ),
             }
           : {}),
+        ...(op.notFound ? { "404": errorResponse("Not found, or not visible to the caller") } : {}),
       },
     };
   }
@@ -113,6 +134,13 @@ export function openApiDocument(operations: readonly Operation[], serverUrl: str
       schemas: { Error: jsonSchema(apiErrorSchema, "output") },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An organization API key from the dashboard" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "better-auth.session_token",
+          description:
+            "The signed-in web session (its active organization, or any organization it belongs to)",
+        },
       },
     },
   };

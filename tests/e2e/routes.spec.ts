@@ -40,6 +40,7 @@ const VISITS: Record<RoutePath, Visit> = {
     path: "/receipt?number=AB-0000-000000000000",
     status: 404,
   },
+  "/invoices": { as: "owner", heading: "Invoices" },
   "/admin": { as: "admin", heading: "Administration" },
   "/admin/users": { as: "admin", heading: "Users" },
   "/admin/currency-test": { as: "admin", heading: "Currency & FX" },

@@ -78,6 +78,12 @@ const CASES: Record<string, Case> = {
   "POST v1/calculate": { path: "/api/v1/calculate", init: json({ expression: "1 + 2" }), outage: true },
   "GET v1/convert": { path: "/api/v1/convert?amount=1&from=EUR&to=USD", outage: true },
   "GET v1/openapi.json": { path: "/api/v1/openapi.json", outage: false },
+  "GET v1/invoices": { path: "/api/v1/invoices", outage: true },
+  "GET v1/invoices/[number]": {
+    path: "/api/v1/invoices/INV-2026-000001",
+    params: { number: "INV-2026-000001" },
+    outage: true,
+  },
   "GET v1/rates": { path: "/api/v1/rates", outage: true },
   "GET v1/receipt-keys": { path: "/api/v1/receipt-keys", outage: true },
   "POST v1/sheets/evaluate": {

@@ -41,6 +41,11 @@ export interface ReceiptPayload {
   /** The seller's name, address and contact (receipts issued before these were signed lack it). */
   seller?: ReceiptSeller;
   receiptNumber: string;
+  /**
+   * The invoice this payment settled (`INV-2026-000042`). Receipts signed before invoices existed lack
+   * it; the field is optional, so they keep the same version and still verify.
+   */
+  invoiceNumber?: string;
   orderId: string;
   issuedAt: string;
   paidAt: string;
@@ -61,6 +66,31 @@ export interface ReceiptPayload {
   basePrice: { currency: "USD"; amount: string };
   fx: { rate: string; date: string };
   payment: { provider: string; reference: string; brand: string; last4: string };
+}
+
+export const CREDIT_NOTE_TYPE = "abacus.credit-note";
+export const CREDIT_NOTE_VERSION = 1;
+
+/**
+ * A signed credit note (a refund of part or all of an invoice): canonical JSON like a receipt,
+ * signed with the same key. Amounts are positive decimal strings with the currency's minor digits.
+ */
+export interface CreditNotePayload {
+  type: typeof CREDIT_NOTE_TYPE;
+  version: typeof CREDIT_NOTE_VERSION;
+  kid: string;
+  issuer: string;
+  creditNoteNumber: string;
+  invoiceNumber: string;
+  issuedAt: string;
+  organization: { id: string };
+  billing: { name: string; country: string; vatId: string | null };
+  currency: string;
+  net: string;
+  tax: string;
+  total: string;
+  reason: string;
+  refund: { provider: string; reference: string };
 }
 
 /** The canonical (RFC 8785) text of a JSON value. Throws on values JSON cannot hold. */

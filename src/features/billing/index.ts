@@ -1,8 +1,16 @@
 // Billing's public face: what app routes and other product areas use. Everything else in this
 // folder (the checkout's place/charge/settle steps, the subscription writes) is internal.
+export {
+  invoiceListQuery,
+  invoiceListSchema,
+  invoiceResponse,
+  invoiceSchema,
+  listInvoicesResponse,
+} from "./api/invoices";
 export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";
+export { InvoiceList, InvoiceView } from "./components/invoice-view";
 export { OrderSelection } from "./components/order-selection";
 export { ReceiptView } from "./components/receipt-view";
 export { formatMinor } from "./format";
@@ -11,6 +19,13 @@ export { loadReceipt, type ReceiptFile } from "./queries";
 export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
 export { ClockRefused, runTestClock } from "./server/clock";
+export {
+  canSeeInvoices,
+  findInvoice,
+  type InvoiceDocument,
+  invoicePdfResponse,
+  listInvoices,
+} from "./server/invoices";
 export { lastBillingDetails, pendingOrder } from "./server/queries";
 export { receiptKeyOverview } from "./server/receipt-keys";
 export { sellerDetails } from "./server/seller";

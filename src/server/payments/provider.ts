@@ -57,6 +57,26 @@ export type ChargeResult =
   | { status: "declined"; code: string; reason: string; reference?: string }
   | { status: "unknown"; reason: string; reference?: string };
 
+/** A refund of (part of) an earlier charge, in the charge's currency. */
+export interface RefundRequest {
+  /** The charge's provider reference (the payment's `provider_reference`). */
+  chargeReference: string;
+  amount: Money;
+  /** One per credit note: a retried call refunds once and answers the first result. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+/**
+ * - `succeeded`: the money is on its way back.
+ * - `failed`: the provider definitely refunded nothing (no credit note is issued).
+ * - `unknown`: no definite answer; only the same key may retry.
+ */
+export type RefundResult =
+  | { status: "succeeded"; reference: string }
+  | { status: "failed"; code: string; reason: string }
+  | { status: "unknown"; reason: string };
+
 export interface PaymentProvider {
   readonly id: "test" | "stripe";
   /**
@@ -66,4 +86,9 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Charges a card on file off-session; the same outcomes as `charge`. */
   chargeSaved(request: SavedChargeRequest): Promise<ChargeResult>;
+  /**
+   * Refunds (part of) a charge; a thrown error counts as `unknown`. Optional in the type so that
+   * stand-in providers in tests need not have it; both real providers implement it.
+   */
+  refund?(request: RefundRequest): Promise<RefundResult>;
 }

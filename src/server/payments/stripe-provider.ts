@@ -1,6 +1,13 @@
 import "server-only";
 import Stripe from "stripe";
-import type { ChargeRequest, ChargeResult, PaymentProvider, SavedChargeRequest } from "./provider";
+import type {
+  ChargeRequest,
+  ChargeResult,
+  PaymentProvider,
+  RefundRequest,
+  RefundResult,
+  SavedChargeRequest,
+} from "./provider";
 
 /** How long one request to Stripe may take before the SDK gives up on it (and retries it, same key). */
 export const STRIPE_TIMEOUT_MS = 20_000;
@@ -26,6 +33,7 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
     client ?? new Stripe(secretKey, { maxNetworkRetries: 2, timeout: STRIPE_TIMEOUT_MS, telemetry: false });
   return {
     id: "stripe",
+    refund: (request) => stripeRefund(stripe, request),
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const amount = stripeAmount(request.amount.amount);
       if (amount === null) return AMOUNT_INVALID;
@@ -159,6 +167,34 @@ export function classifyStripeError(error: unknown): ChargeResult {
     status: "unknown",
     reason: "The payment provider did not confirm the payment in time.",
   };
+}
+
+/** A refund on Stripe: `re_…` under `Idempotency-Key: re:<credit note key>`. */
+async function stripeRefund(stripe: Stripe, request: RefundRequest): Promise<RefundResult> {
+  const amount = stripeAmount(request.amount.amount);
+  if (amount === null)
+    return { status: "failed", code: "amount_invalid", reason: "The refund amount is not valid." };
+  try {
+    const refund = await stripe.refunds.create(
+      { payment_intent: request.chargeReference, amount, metadata: request.metadata },
+      { idempotencyKey: `re:${request.idempotencyKey}` },
+    );
+    if (refund.status === "succeeded" || refund.status === "pending")
+      return { status: "succeeded", reference: refund.id };
+    if (refund.status === "failed" || refund.status === "canceled") {
+      return {
+        status: "failed",
+        code: refund.failure_reason ?? "refund_failed",
+        reason: `Stripe refused the refund (${refund.status}).`,
+      };
+    }
+    return { status: "unknown", reason: `Stripe has not settled the refund (${refund.status}).` };
+  } catch (error) {
+    const outcome = classifyStripeError(error);
+    return outcome.status === "declined"
+      ? { status: "failed", code: outcome.code, reason: outcome.reason }
+      : { status: "unknown", reason: "The payment provider did not confirm the refund in time." };
+  }
 }
 
 /** Verifies a webhook's `Stripe-Signature` with the signing secret; throws when it does not match. */

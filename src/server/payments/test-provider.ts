@@ -6,7 +6,15 @@ import {
   TEST_CARDS,
   type TestCardOutcome,
 } from "@/core/billing/test-cards";
-import type { ChargeRequest, ChargeResult, PaymentProvider, SavedCard, SavedChargeRequest } from "./provider";
+import type {
+  ChargeRequest,
+  ChargeResult,
+  PaymentProvider,
+  RefundRequest,
+  RefundResult,
+  SavedCard,
+  SavedChargeRequest,
+} from "./provider";
 
 const TOKEN_PREFIX = "test_pm_";
 
@@ -32,6 +40,8 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
   const lostAnswers = new Map<string, string>();
   // Off-session charges by idempotency key: a retry gets the first answer, never a second charge.
   const savedCharges = new Map<string, ChargeResult>();
+  // Refunds by idempotency key, likewise.
+  const refunds = new Map<string, RefundResult>();
   return {
     id: "test",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
@@ -94,6 +104,17 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
         };
       }
       savedCharges.set(request.idempotencyKey, result);
+      return result;
+    },
+    // Refunds a test charge (a `test_ch_` reference) and nothing else; the same key answers the same.
+    async refund(request: RefundRequest): Promise<RefundResult> {
+      const earlier = refunds.get(request.idempotencyKey);
+      if (earlier) return earlier;
+      const result: RefundResult =
+        request.chargeReference.startsWith("test_ch_") && request.amount.amount > 0n
+          ? { status: "succeeded", reference: `test_re_${randomUUID().replace(/-/g, "")}` }
+          : { status: "failed", code: "charge_not_found", reason: "The test provider made no such charge." };
+      refunds.set(request.idempotencyKey, result);
       return result;
     },
   };

@@ -45,6 +45,14 @@ export function ReceiptView({
           <p className="text-sm text-muted-foreground">Receipt</p>
           <h1 className="font-mono text-2xl font-semibold tracking-tight">{p.receiptNumber}</h1>
           <p className="mt-1 text-sm text-muted-foreground">Paid {formatDate(p.paidAt)} (UTC)</p>
+          {p.invoiceNumber ? (
+            <p className="mt-1 text-sm" data-testid="receipt-invoice">
+              Invoice{" "}
+              <Link className="font-mono underline" href={`/invoices/${encodeURIComponent(p.invoiceNumber)}`}>
+                {p.invoiceNumber}
+              </Link>
+            </p>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2 print:hidden">
           <PrintButton />

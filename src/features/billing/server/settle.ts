@@ -12,6 +12,7 @@ import {
 import type { Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
 import type { ChargeResult, SavedCard } from "@/server/payments/provider";
+import { issueInvoice } from "./invoices";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
 import { type currentSigningKey, signBytes } from "./receipt-keys";
 
@@ -62,7 +63,8 @@ export async function failPendingOrder(
 
 /**
  * Settles a pending order as paid, exactly once: the order (only while pending), its payment attempt,
- * the organization's plan and the signed receipt, all from the order's own row. The caller holds the
+ * the organization's plan, its numbered invoice and the signed receipt naming it, all from the order's
+ * own row. The caller holds the
  * organization's lock; a second call for the same order changes nothing and returns its outcome.
  */
 export async function settlePaid(
@@ -122,6 +124,8 @@ export async function settlePaid(
     }
   }
   const receiptNumber = receiptNumberFor(order.id, paidAt);
+  // Last: the invoice number locks its series until this transaction commits.
+  const invoice = await issueInvoice(tx, paidOrder, paidAt);
   const money = (amount: bigint) => toDecimalString({ amount, currency: order.currency });
   const payload: ReceiptPayload = {
     type: RECEIPT_TYPE,
@@ -130,6 +134,7 @@ export async function settlePaid(
     issuer: options.issuer ?? "Abacus",
     ...(options.seller ? { seller: options.seller } : {}),
     receiptNumber,
+    invoiceNumber: invoice.number,
     orderId: order.id,
     issuedAt: paidAt.toISOString(),
     paidAt: paidAt.toISOString(),

@@ -4,6 +4,7 @@ import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
 import { getPaymentProvider } from "@/server/payments";
+import { backfillInvoices } from "./invoices";
 import { sellerDetails } from "./seller";
 import { startBillingWorker } from "./worker";
 
@@ -17,6 +18,10 @@ const holder = globalThis as typeof globalThis & { __abacusBillingClock?: Promis
 export function startBillingClock(): Promise<Runner | null> {
   holder.__abacusBillingClock ??= (async () => {
     const env = getEnv();
+    // Orders paid before invoices existed get theirs, numbered by payment date, before the clock runs.
+    await backfillInvoices(getDb()).catch((error) =>
+      console.error("The invoice backfill did not finish:", error instanceof Error ? error.message : error),
+    );
     if (env.BILLING_CLOCK === "off") return null;
     try {
       return await startBillingWorker(env.DATABASE_URL, {

@@ -1,5 +1,5 @@
 import { calculateBody, convertQuery, sheetBody, sheetResponse } from "@/features/calculator/api-schemas";
-import { verifyReceiptBody } from "@/features/billing";
+import { invoiceListQuery, invoiceListSchema, invoiceSchema, verifyReceiptBody } from "@/features/billing";
 import {apiMethods, apiRoute} from "@/server/api";
 import { appOrigin } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";
@@ -28,6 +28,25 @@ const handle = apiRoute(() => {
         summary: "Verify a signed receipt against the published keys",
         quota: false,
         body: verifyReceiptBody,
+      },
+      {
+        method: "get",
+        path: "/api/v1/invoices",
+        summary: "The organization's invoices, newest first, a page at a time",
+        quota: true,
+        session: true,
+        query: invoiceListQuery,
+        response: invoiceListSchema,
+      },
+      {
+        method: "get",
+        path: "/api/v1/invoices/{number}",
+        summary: "One invoice: lines and totals as exact decimals, and its signed receipt",
+        quota: true,
+        session: true,
+        notFound: true,
+        pathParams: { number: "The invoice number, e.g. INV-2026-000042" },
+        response: invoiceSchema,
       },
     ],
     appOrigin(),

@@ -1,0 +1,89 @@
+import { expect, type Page, test } from "@playwright/test";
+import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
+import { chooseCountry } from "./pickers";
+
+// Invoices: a purchase issues a numbered invoice, shown to the organization's members and to
+// platform admins only, printable, and downloadable as PDF and as the signed receipt naming it.
+test.describe.configure({ timeout: 120_000 });
+
+async function buyPro(page: Page, name: string): Promise<string> {
+  await signUpAndOnboard(page, { name, email: uniqueEmail(name.toLowerCase()), org: `${name} Books` });
+  await page.goto("/checkout?plan=pro&interval=monthly&currency=EUR");
+  await chooseCountry(page.getByLabel("Country"), "Germany");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=AB-/, { timeout: 30_000 });
+  const link = page.getByTestId("receipt-invoice").getByRole("link");
+  const number = (await link.textContent())?.trim() ?? "";
+  expect(number).toMatch(/^INV-\d{4}-\d{6}$/);
+  return number;
+}
+
+test("a purchase's invoice: page, print, PDF and signed JSON for members; 404 for others", async ({
+  page,
+  browser,
+}) => {
+  const number = await buyPro(page, "Ines");
+  await page.getByTestId("receipt-invoice").getByRole("link").click();
+  await expect(page).toHaveURL(`/invoices/${number}`);
+  await expect(page.getByRole("heading", { level: 1, name: number })).toBeVisible();
+  await expect(page.getByTestId("invoice-billed-to")).toHaveText("Ines Books");
+  const lines = page.getByTestId("invoice-lines");
+  await expect(lines).toContainText("Pro (monthly)");
+  await expect(lines).toContainText("Tax 19 %");
+  const total = (await page.getByTestId("invoice-total").textContent())?.trim();
+  expect(total).toMatch(/^€\d+\.\d{2}$/);
+
+  // The organization's list links to it.
+  await page.goto("/invoices");
+  await expect(page.getByRole("heading", { level: 1, name: "Invoices" })).toBeVisible();
+  await expect(page.getByTestId("invoice-list").getByRole("link", { name: number })).toBeVisible();
+
+  // Printed: the document without the site's header, footer and buttons.
+  await page.goto(`/invoices/${number}`);
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByRole("button", { name: "Print" })).toBeHidden();
+  await expect(page.getByRole("heading", { level: 1, name: number })).toBeVisible();
+  await page.emulateMedia({ media: "screen" });
+
+  const pdf = await page.request.get(`/invoices/${number}/download?file=pdf`);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()["content-type"]).toBe("application/pdf");
+  const bytes = await pdf.body();
+  expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+  const json = await page.request.get(`/invoices/${number}/download?file=json`);
+  expect(json.status()).toBe(200);
+  const signed = JSON.parse(await json.text());
+  expect(signed).toMatchObject({ type: "abacus.receipt", invoiceNumber: number, currency: "EUR" });
+  const sig = await page.request.get(`/invoices/${number}/download?file=sig`);
+  const verified = await page.request.post("/api/v1/receipts/verify", {
+    data: { receipt: await json.text(), signature: (await sig.body()).toString("base64") },
+  });
+  expect(await verified.json()).toMatchObject({ valid: true });
+
+  // Someone else, signed in: as unknown as a number that does not exist.
+  const outsider = await browser.newPage();
+  await signIn(outsider, demo.owner);
+  expect((await outsider.goto(`/invoices/${number}`))?.status()).toBe(404);
+  expect((await outsider.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
+  expect((await outsider.request.get(`/invoices/${number}/download?file=json`)).status()).toBe(404);
+  await outsider.close();
+
+  // A platform admin may see any invoice.
+  const admin = await browser.newPage();
+  await signIn(admin, demo.admin);
+  expect((await admin.goto(`/invoices/${number}`))?.status()).toBe(200);
+  await expect(admin.getByTestId("invoice-total")).toHaveText(total ?? "");
+  await admin.close();
+
+  // Anonymous: the page asks to sign in, the download answers 404.
+  const anonymous = await browser.newContext();
+  const anon = await anonymous.newPage();
+  await anon.goto(`/invoices/${number}`);
+  await expect(anon).toHaveURL(/\/sign-in\?redirect_url=/);
+  expect((await anonymous.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
+  await anonymous.close();
+});
