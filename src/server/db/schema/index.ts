@@ -5,5 +5,5 @@ export * from "./contact";
 export * from "./fx";
 export * from "./ops";
 export * from "./organizations";
-export * from "./workspace";
 export * from "./sheets";
+export * from "./workspace";
