@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  memo,
   type ReactNode,
   useCallback,
   useDeferredValue,
