@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  memo,
   type ReactNode,
   useCallback,
   useDeferredValue,
@@ -129,9 +130,7 @@ export function NotebookEditor({
             <div data-mirror>
               {lines.map((line, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-                <div key={i} className={cn("h-7", lineClass(line, results[i]))}>
-                  {line || " "}
-                </div>
+                <MirrorLine key={i} line={line} className={lineClass(line, results[i])} />
               ))}
             </div>
           </div>
@@ -168,9 +167,7 @@ export function NotebookEditor({
         >
           {lines.map((_, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-            <li key={i} className="flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3">
-              <LineResultView result={results[i]} lineNo={i + 1} />
-            </li>
+            <ResultRow key={i} result={results[i]} lineNo={i + 1} />
           ))}
         </ol>
       </div>
@@ -197,6 +194,26 @@ export function NotebookEditor({
     </section>
   );
 }
+
+// Rows are memoized: after an edit the engine hands back the same result objects for the lines it did
+// not evaluate again, so only the changed rows render (a 500-line sheet stays responsive).
+const MirrorLine = memo(function MirrorLine({ line, className }: { line: string; className: string }) {
+  return <div className={cn("h-7", className)}>{line || " "}</div>;
+});
+
+const ResultRow = memo(function ResultRow({
+  result,
+  lineNo,
+}: {
+  result: LineResult | undefined;
+  lineNo: number;
+}) {
+  return (
+    <li className="flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3">
+      <LineResultView result={result} lineNo={lineNo} />
+    </li>
+  );
+});
 
 function lineClass(line: string, result: LineResult | undefined): string {
   const trimmed = line.trim();
