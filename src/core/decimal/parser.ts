@@ -656,7 +656,7 @@ class Parser {
       case "ident": {
         if (isKeyword(t)) throw this.unexpected(t);
         if (t.text === "days" && word(this.peek()) === "between") return this.daysBetween(t);
-        if (t.text === "weekday" && canStartOperand(this.peek())) {
+        if (t.text === "weekday" && canStartOperand(this.peek()) && this.peek().type !== "op") {
           const operand = this.conversion();
           return { kind: "weekday", operand, pos: t.start, len: t.end - t.start };
         }
