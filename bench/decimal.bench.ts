@@ -89,7 +89,7 @@ const quantityMix = Array.from({ length: 2_000 }, (_, i) => {
     case 3:
       return `days between 2026-11-25 and 20${27 + (i % 70)}-01-31`;
     case 4:
-      return `${a - 300}.5 °C in °F`;
+      return `${a - 270}.5 °C in °F`;
     default:
       return `${a} GB / 3 in MiB`;
   }

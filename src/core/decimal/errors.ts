@@ -8,6 +8,8 @@ export type EvalErrorCode =
   | "unknown_function"
   | "unknown_variable"
   | "unknown_currency"
+  /** A name after a number, or after `in`, that is neither a unit nor a currency code. */
+  | "unknown_unit"
   | "division_by_zero"
   /** A function or operator outside its domain: sqrt(-1), ln(0), asin(2), (-8)^(1/3). */
   | "domain"

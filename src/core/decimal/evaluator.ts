@@ -196,6 +196,7 @@ export class Evaluator {
         if (x.date) this.refuse("Cannot negate a date", node);
         // −(5 °C) is −5 °C: the point mirrored about its scale's zero
         const v = x.u?.offset ? N.sub(N.add(x.u.offset, x.u.offset), x.v) : N.neg(x.v);
+        if (isPoint(x)) this.aboveAbsoluteZero(v, node);
         return { v, c: x.c, ...(x.u ? { u: x.u } : {}), ...(x.per ? { per: x.per } : {}) };
       }
       case "money": {
@@ -251,7 +252,9 @@ export class Evaluator {
           );
         }
         const scaled = N.mul(x.v, unit.factor);
-        return { v: unit.offset ? N.add(scaled, unit.offset) : scaled, c: null, u: unit };
+        const v = unit.offset ? N.add(scaled, unit.offset) : scaled;
+        if (unit.dim === "temperature") this.aboveAbsoluteZero(v, node);
+        return { v, c: null, u: unit };
       }
       case "date": {
         const day = calendar(node.pos, node.len).parse(node.text, node.pos, node.len);
@@ -489,6 +492,18 @@ export class Evaluator {
     }
   }
 
+  /** A temperature (in kelvin) is never below absolute zero. */
+  private aboveAbsoluteZero(kelvin: N.Num, node: { pos: number; len: number }): void {
+    if (N.isQ(kelvin) && R.sign(kelvin) < 0) {
+      throw new EngineError(
+        "domain",
+        "A temperature cannot be below absolute zero (0 K, -273.15 °C)",
+        node.pos,
+        node.len,
+      );
+    }
+  }
+
   private refuse(message: string, node: { pos: number; len: number }): never {
     throw new EngineError("type", message, node.pos, node.len);
   }
@@ -583,10 +598,14 @@ export class Evaluator {
     }
     if (!isPoint(a)) {
       if (node.op === "-") this.refuse(`Cannot subtract ${whatIs(b)} from ${whatIs(a)}`, node);
-      return { v: N.add(b.v, a.v), c: null, u: b.u as Unit };
+      const v = N.add(b.v, a.v);
+      this.aboveAbsoluteZero(v, node);
+      return { v, c: null, u: b.u as Unit };
     }
     const step = zeroed(b);
-    return { v: node.op === "+" ? N.add(a.v, step) : N.sub(a.v, step), c: null, u: a.u as Unit };
+    const v = node.op === "+" ? N.add(a.v, step) : N.sub(a.v, step);
+    this.aboveAbsoluteZero(v, node);
+    return { v, c: null, u: a.u as Unit };
   }
 
   /**

@@ -474,7 +474,19 @@ class Parser {
     return u.text;
   }
 
+  /** A name after a number that is neither a unit nor a currency code: `3 parsecs`, `in furlongs`. */
+  private unknownUnit(t: Token): EngineError {
+    if (CONSTANTS.includes(t.text) || Object.hasOwn(FUNCTIONS, t.text)) return this.unexpected(t);
+    return new EngineError(
+      "unknown_unit",
+      `Unknown unit ${show(t.text)} ${where(this.source, t.start)}`,
+      t.start,
+      t.end - t.start,
+    );
+  }
+
   private currency(t: Token): string {
+    if (t.text.length !== 3 && !isKeyword(t)) throw this.unknownUnit(t);
     const c = t.text.length === 3 ? getCurrency(t.text) : undefined;
     if (!c) {
       throw new EngineError(
@@ -578,7 +590,7 @@ class Parser {
         continue;
       }
       if (t.type === "ident" && !isKeyword(t) && this.peek(1).type !== "(") {
-        if (t.text.length !== 3 || !/^[A-Za-z]{3}$/.test(t.text)) throw this.unexpected(t);
+        if (t.text.length !== 3 || !/^[A-Za-z]{3}$/.test(t.text)) throw this.unknownUnit(t);
         if (BP_MONEY <= minBp) break;
         this.next();
         this.enter(t);
@@ -644,7 +656,7 @@ class Parser {
       case "ident": {
         if (isKeyword(t)) throw this.unexpected(t);
         if (t.text === "days" && word(this.peek()) === "between") return this.daysBetween(t);
-        if (t.text === "weekday" && canStartOperand(this.peek())) {
+        if (t.text === "weekday" && canStartOperand(this.peek()) && this.peek().type !== "op") {
           const operand = this.conversion();
           return { kind: "weekday", operand, pos: t.start, len: t.end - t.start };
         }
