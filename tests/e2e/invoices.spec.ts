@@ -87,3 +87,37 @@ test("a purchase's invoice: page, print, PDF and signed JSON for members; 404 fo
   expect((await anonymous.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
   await anonymous.close();
 });
+
+test("a platform admin refunds part of an invoice from /admin/billing; too much is refused beside the field", async ({
+  page,
+  browser,
+}) => {
+  const number = await buyPro(page, "Rafa");
+  const admin = await browser.newPage();
+  await signIn(admin, demo.admin);
+  await admin.goto(`/admin/billing?q=${number}`);
+  await expect(admin.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+  await expect(admin.getByTestId("revenue-summary")).toContainText("EUR");
+  const row = admin.getByTestId("admin-invoices").getByRole("listitem").filter({ hasText: number });
+  await row.getByText("Refund…").click();
+  const amount = row.getByLabel("Amount (EUR)");
+  const paid = await amount.inputValue();
+  expect(paid).toMatch(/^\d+\.\d{2}$/);
+  const tooMuch = (Number(paid.replace(".", "")) + 1).toString().replace(/(\d{2})$/, ".$1");
+  await amount.fill(tooMuch);
+  await row.getByLabel("Reason").fill("Duplicate purchase");
+  await row.getByRole("button", { name: "Refund" }).click();
+  await expect(row.getByText("More than is left")).toBeVisible();
+  await expect(row.getByText(`At most ${paid} EUR can be refunded`)).toBeVisible();
+  await expect(amount).toHaveValue(tooMuch);
+  await expect(row.getByLabel("Reason")).toHaveValue("Duplicate purchase");
+
+  await amount.fill("1.00");
+  await row.getByRole("button", { name: "Refund" }).click();
+  await expect(admin.getByText(/Refunded 1\.00 EUR: credit note CN-\d{4}-\d{6}\./)).toBeVisible();
+  await expect(row).toContainText("refunded €1.00");
+  await admin.close();
+
+  // Not for anyone else: the admin area is a 404 for the invoice's own owner.
+  expect((await page.goto("/admin/billing"))?.status()).toBe(404);
+});

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../../../../tests/support/db";
 
@@ -31,7 +32,6 @@ const { invoiceResponse, listInvoicesResponse } = await import("./invoices");
 const { settlePaid } = await import("../server/settle");
 const { lockOrganizationBilling } = await import("../server/outcome");
 const { currentSigningKey } = await import("../server/receipt-keys");
-const { newApiKeySecret } = await import("@/features/api-keys/server/keys");
 const { forgetRefusals } = await import("@/server/rate-limit");
 const { verifyReceipt } = await import("@/core/receipts/receipt");
 const { publishedKeys, toReceiptKeys } = await import("../server/receipt-keys");
@@ -83,8 +83,14 @@ async function paidOrder(organizationId: string, paidAt: Date, amounts: { net: b
   });
 }
 
+/** A key as the dashboard makes one: `abk_` and random text, stored as its SHA-256. */
 async function keyFor(organizationId: string) {
-  const key = newApiKeySecret();
+  const secret = `abk_${randomBytes(32).toString("base64url")}`;
+  const key = {
+    secret,
+    prefix: secret.slice(0, 12),
+    hash: createHash("sha256").update(secret).digest("hex"),
+  };
   await t.db
     .insert(apiKeys)
     .values({ organizationId, createdBy: "u-a", name: "books", prefix: key.prefix, hash: key.hash });
