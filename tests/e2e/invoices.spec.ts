@@ -64,12 +64,28 @@ test("a purchase's invoice: page, print, PDF and signed JSON for members; 404 fo
   });
   expect(await verified.json()).toMatchObject({ valid: true });
 
+  // The accounting API, from the signed-in session; described in the OpenAPI document.
+  const api = await page.request.get(`/api/v1/invoices/${number}`);
+  expect(api.status()).toBe(200);
+  expect(await api.json()).toMatchObject({
+    number,
+    currency: "EUR",
+    total: expect.stringMatching(/^\d+\.\d{2}$/),
+    receipt: { payload: await json.text() },
+  });
+  expect((await (await page.request.get("/api/v1/invoices?limit=1")).json()).data[0].number).toBe(number);
+  const openapi = await (await page.request.get("/api/v1/openapi.json")).json();
+  expect(Object.keys(openapi.paths)).toEqual(
+    expect.arrayContaining(["/api/v1/invoices", "/api/v1/invoices/{number}"]),
+  );
+
   // Someone else, signed in: as unknown as a number that does not exist.
   const outsider = await browser.newPage();
   await signIn(outsider, demo.owner);
   expect((await outsider.goto(`/invoices/${number}`))?.status()).toBe(404);
   expect((await outsider.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
   expect((await outsider.request.get(`/invoices/${number}/download?file=json`)).status()).toBe(404);
+  expect((await outsider.request.get(`/api/v1/invoices/${number}`)).status()).toBe(404);
   await outsider.close();
 
   // A platform admin may see any invoice.
