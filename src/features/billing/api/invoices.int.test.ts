@@ -158,6 +158,7 @@ describe("GET /api/v1/invoices", () => {
       net: "19.01",
       tax: "3.61",
       total: "22.62",
+      creditNotes: [],
       lines: [
         { position: 1, kind: "plan", amount: "19.01" },
         { position: 2, kind: "tax", amount: "3.61" },

@@ -15,6 +15,7 @@ import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
 import {
   coupons,
+  creditNotes,
   documentSequences,
   invoiceLines as invoiceLinesTable,
   invoices,
@@ -189,7 +190,25 @@ export interface InvoiceDocument {
   finalizedAt: Date;
   lines: InvoiceLineView[];
   /** The payment's signed receipt: the canonical JSON exactly as signed, and its signature. */
-  receipt: { receiptNumber: string; payload: string; signature: string; kid: string } | null;
+  receipt: {
+    receiptNumber: string;
+    payload: string;
+    signature: string;
+    kid: string;
+  } | null /** Its credit notes (refunds), oldest first: issued ones with number and signature. */;
+  creditNotes: {
+    number: string | null;
+    status: (typeof creditNotes.$inferSelect)["status"];
+    netMinor: bigint;
+    taxMinor: bigint;
+    totalMinor: bigint;
+    reason: string;
+    createdAt: Date;
+    issuedAt: Date | null;
+    payload: string | null;
+    signature: string | null;
+    kid: string | null;
+  }[];
 }
 
 /** A numbered invoice with its lines and receipt, whoever it belongs to (callers check access). */
@@ -219,6 +238,16 @@ export async function findInvoices(db: Db, numbers: readonly string[]): Promise<
       ),
     )
     .orderBy(asc(invoiceLinesTable.position));
+  const notes = await db
+    .select()
+    .from(creditNotes)
+    .where(
+      inArray(
+        creditNotes.invoiceId,
+        rows.map((r) => r.invoice.id),
+      ),
+    )
+    .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
   const documents = rows.flatMap(({ invoice, order, receipt }): InvoiceDocument[] => {
     if (!invoice.number || !invoice.finalizedAt) return [];
     return [
@@ -263,6 +292,21 @@ export async function findInvoices(db: Db, numbers: readonly string[]): Promise<
               kid: receipt.kid,
             }
           : null,
+        creditNotes: notes
+          .filter((n) => n.invoiceId === invoice.id)
+          .map((n) => ({
+            number: n.number,
+            status: n.status,
+            netMinor: n.netMinor,
+            taxMinor: n.taxMinor,
+            totalMinor: n.totalMinor,
+            reason: n.reason,
+            createdAt: n.createdAt,
+            issuedAt: n.issuedAt,
+            payload: n.payload,
+            signature: n.signature,
+            kid: n.kid,
+          })),
       },
     ];
   });

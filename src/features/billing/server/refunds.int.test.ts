@@ -5,7 +5,7 @@ import { creditNotes, invoices, orders, organization, payments, receiptKeys } fr
 import type { PaymentProvider, RefundRequest } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
 import { createTestDatabase } from "../../../../tests/support/db";
-import { revenueSummary, searchInvoices } from "./invoices";
+import { findInvoice, revenueSummary, searchInvoices } from "./invoices";
 import { lockOrganizationBilling } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
 import { refundInvoice } from "./refunds";
@@ -216,6 +216,10 @@ describe("refunds and credit notes", () => {
     expect((after?.refundsMinor ?? 0n) - (before?.refundsMinor ?? 0n)).toBe(261n);
     expect(after?.netMinor).toBe((after?.grossMinor ?? 0n) - (after?.refundsMinor ?? 0n));
 
+    const document = await findInvoice(t.db, number);
+    expect(document?.creditNotes).toMatchObject([
+      { status: "issued", totalMinor: 261n, number: expect.stringMatching(/^CN-2026-\d{6}$/) },
+    ]);
     const [row] = await searchInvoices(t.db, number);
     expect(row).toMatchObject({ number, totalMinor: 2261n, refundedMinor: 261n, pendingMinor: 0n });
     const byName = await searchInvoices(t.db, `refund ${counter} gmbh`);
