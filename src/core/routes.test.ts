@@ -55,6 +55,7 @@ describe("route table", () => {
       "/admin/users",
       "/admin/currency-test",
       "/admin/outbox",
+      "/admin/billing",
     ]);
   });
 });

@@ -46,6 +46,7 @@ export const ROUTES = [
   { path: "/admin/users", audience: "admin", nav: { label: "Users", section: "admin" } },
   { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency & FX", section: "admin" } },
   { path: "/admin/outbox", audience: "admin", nav: { label: "Outbox", section: "admin" } },
+  { path: "/admin/billing", audience: "admin", nav: { label: "Billing", section: "admin" } },
 ] as const satisfies readonly RouteEntry[];
 
 export type RoutePath = (typeof ROUTES)[number]["path"];

@@ -64,12 +64,28 @@ test("a purchase's invoice: page, print, PDF and signed JSON for members; 404 fo
   });
   expect(await verified.json()).toMatchObject({ valid: true });
 
+  // The accounting API, from the signed-in session; described in the OpenAPI document.
+  const api = await page.request.get(`/api/v1/invoices/${number}`);
+  expect(api.status()).toBe(200);
+  expect(await api.json()).toMatchObject({
+    number,
+    currency: "EUR",
+    total: expect.stringMatching(/^\d+\.\d{2}$/),
+    receipt: { payload: await json.text() },
+  });
+  expect((await (await page.request.get("/api/v1/invoices?limit=1")).json()).data[0].number).toBe(number);
+  const openapi = await (await page.request.get("/api/v1/openapi.json")).json();
+  expect(Object.keys(openapi.paths)).toEqual(
+    expect.arrayContaining(["/api/v1/invoices", "/api/v1/invoices/{number}"]),
+  );
+
   // Someone else, signed in: as unknown as a number that does not exist.
   const outsider = await browser.newPage();
   await signIn(outsider, demo.owner);
   expect((await outsider.goto(`/invoices/${number}`))?.status()).toBe(404);
   expect((await outsider.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
   expect((await outsider.request.get(`/invoices/${number}/download?file=json`)).status()).toBe(404);
+  expect((await outsider.request.get(`/api/v1/invoices/${number}`)).status()).toBe(404);
   await outsider.close();
 
   // A platform admin may see any invoice.
@@ -86,4 +102,38 @@ test("a purchase's invoice: page, print, PDF and signed JSON for members; 404 fo
   await expect(anon).toHaveURL(/\/sign-in\?redirect_url=/);
   expect((await anonymous.request.get(`/invoices/${number}/download?file=pdf`)).status()).toBe(404);
   await anonymous.close();
+});
+
+test("a platform admin refunds part of an invoice from /admin/billing; too much is refused beside the field", async ({
+  page,
+  browser,
+}) => {
+  const number = await buyPro(page, "Rafa");
+  const admin = await browser.newPage();
+  await signIn(admin, demo.admin);
+  await admin.goto(`/admin/billing?q=${number}`);
+  await expect(admin.getByRole("heading", { level: 1, name: "Billing" })).toBeVisible();
+  await expect(admin.getByTestId("revenue-summary")).toContainText("EUR");
+  const row = admin.getByTestId("admin-invoices").getByRole("listitem").filter({ hasText: number });
+  await row.getByText("Refund…").click();
+  const amount = row.getByLabel("Amount (EUR)");
+  const paid = await amount.inputValue();
+  expect(paid).toMatch(/^\d+\.\d{2}$/);
+  const tooMuch = (Number(paid.replace(".", "")) + 1).toString().replace(/(\d{2})$/, ".$1");
+  await amount.fill(tooMuch);
+  await row.getByLabel("Reason").fill("Duplicate purchase");
+  await row.getByRole("button", { name: "Refund" }).click();
+  await expect(row.getByText("More than is left")).toBeVisible();
+  await expect(row.getByText(`At most ${paid} EUR can be refunded`)).toBeVisible();
+  await expect(amount).toHaveValue(tooMuch);
+  await expect(row.getByLabel("Reason")).toHaveValue("Duplicate purchase");
+
+  await amount.fill("1.00");
+  await row.getByRole("button", { name: "Refund" }).click();
+  await expect(admin.getByText(/Refunded 1\.00 EUR: credit note CN-\d{4}-\d{6}\./)).toBeVisible();
+  await expect(row).toContainText("refunded €1.00");
+  await admin.close();
+
+  // Not for anyone else: the admin area is a 404 for the invoice's own owner.
+  expect((await page.goto("/admin/billing"))?.status()).toBe(404);
 });

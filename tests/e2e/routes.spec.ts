@@ -45,6 +45,7 @@ const VISITS: Record<RoutePath, Visit> = {
   "/admin/users": { as: "admin", heading: "Users" },
   "/admin/currency-test": { as: "admin", heading: "Currency & FX" },
   "/admin/outbox": { as: "admin", heading: "Outbox" },
+  "/admin/billing": { as: "admin", heading: "Billing" },
 };
 
 async function becomeVisitor(page: Page, as: Visit["as"]) {

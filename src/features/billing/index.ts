@@ -10,6 +10,7 @@ export {
 export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";
+export { InvoiceAdmin, RevenueSummary } from "./components/invoice-admin";
 export { InvoiceList, InvoiceView } from "./components/invoice-view";
 export { OrderSelection } from "./components/order-selection";
 export { ReceiptView } from "./components/receipt-view";
@@ -25,6 +26,8 @@ export {
   type InvoiceDocument,
   invoicePdfResponse,
   listInvoices,
+  revenueSummary,
+  searchInvoices,
 } from "./server/invoices";
 export { lastBillingDetails, pendingOrder } from "./server/queries";
 export { receiptKeyOverview } from "./server/receipt-keys";

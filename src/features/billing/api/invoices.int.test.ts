@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../../../../tests/support/db";
 
@@ -83,6 +84,7 @@ async function paidOrder(organizationId: string, paidAt: Date, amounts: { net: b
   });
 }
 
+/** A key as the dashboard makes one (`abk_` and random text, stored as its hash). */
 async function keyFor(organizationId: string) {
   const key = newApiKeySecret();
   await t.db
@@ -152,6 +154,7 @@ describe("GET /api/v1/invoices", () => {
       net: "19.01",
       tax: "3.61",
       total: "22.62",
+      creditNotes: [],
       lines: [
         { position: 1, kind: "plan", amount: "19.01" },
         { position: 2, kind: "tax", amount: "3.61" },

@@ -74,6 +74,27 @@ export const invoiceSchema = z.object({
       kid: z.string(),
     })
     .nullable(),
+  creditNotes: z
+    .array(
+      z.object({
+        number: z
+          .string()
+          .nullable()
+          .describe("CN-<year>-<6 digits> once issued; null while pending or failed"),
+        status: z.enum(["pending", "issued", "failed"]),
+        net: decimal,
+        tax: decimal,
+        total: decimal.describe("The amount refunded, positive"),
+        reason: z.string(),
+        createdAt: z.string(),
+        issuedAt: z.string().nullable(),
+        signed: z
+          .object({ payload: z.string(), signature: z.string(), kid: z.string() })
+          .nullable()
+          .describe("The signed credit note (canonical JSON, type abacus.credit-note) once issued"),
+      }),
+    )
+    .describe("Refunds of this invoice, oldest first"),
 });
 
 export const invoiceListSchema = z.object({
@@ -120,6 +141,18 @@ export function invoiceJson(invoice: InvoiceDocument): z.infer<typeof invoiceSch
           kid: invoice.receipt.kid,
         }
       : null,
+    creditNotes: invoice.creditNotes.map((n) => ({
+      number: n.number,
+      status: n.status,
+      net: money(n.netMinor),
+      tax: money(n.taxMinor),
+      total: money(n.totalMinor),
+      reason: n.reason,
+      createdAt: n.createdAt.toISOString(),
+      issuedAt: n.issuedAt?.toISOString() ?? null,
+      signed:
+        n.payload && n.signature && n.kid ? { payload: n.payload, signature: n.signature, kid: n.kid } : null,
+    })),
   };
 }
 

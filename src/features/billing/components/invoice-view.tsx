@@ -126,6 +126,27 @@ export function InvoiceView({
         </table>
       </div>
 
+      {invoice.creditNotes.length > 0 ? (
+        <section aria-labelledby="invoice-refunds" className="mt-6 grid gap-2 text-sm">
+          <h2 id="invoice-refunds" className="font-semibold">
+            Refunds
+          </h2>
+          <ul className="divide-y divide-border" data-testid="invoice-credit-notes">
+            {invoice.creditNotes.map((note, i) => (
+              <li key={note.number ?? `note-${i}`} className="flex flex-wrap justify-between gap-2 py-2">
+                <span>
+                  <span className="font-mono">
+                    {note.number ?? (note.status === "pending" ? "Pending" : "Failed")}
+                  </span>
+                  <span className="text-muted-foreground"> · {note.reason}</span>
+                </span>
+                <span className="tabular">−{money(note.totalMinor)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {invoice.receipt ? (
         <p className="mt-6 text-sm text-muted-foreground">
           Paid in full. Signed receipt{" "}

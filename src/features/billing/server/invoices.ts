@@ -15,6 +15,7 @@ import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
 import {
   coupons,
+  creditNotes,
   documentSequences,
   invoiceLines as invoiceLinesTable,
   invoices,
@@ -189,7 +190,25 @@ export interface InvoiceDocument {
   finalizedAt: Date;
   lines: InvoiceLineView[];
   /** The payment's signed receipt: the canonical JSON exactly as signed, and its signature. */
-  receipt: { receiptNumber: string; payload: string; signature: string; kid: string } | null;
+  receipt: {
+    receiptNumber: string;
+    payload: string;
+    signature: string;
+    kid: string;
+  } | null /** Its credit notes (refunds), oldest first: issued ones with number and signature. */;
+  creditNotes: {
+    number: string | null;
+    status: (typeof creditNotes.$inferSelect)["status"];
+    netMinor: bigint;
+    taxMinor: bigint;
+    totalMinor: bigint;
+    reason: string;
+    createdAt: Date;
+    issuedAt: Date | null;
+    payload: string | null;
+    signature: string | null;
+    kid: string | null;
+  }[];
 }
 
 /** A numbered invoice with its lines and receipt, whoever it belongs to (callers check access). */
@@ -219,6 +238,16 @@ export async function findInvoices(db: Db, numbers: readonly string[]): Promise<
       ),
     )
     .orderBy(asc(invoiceLinesTable.position));
+  const notes = await db
+    .select()
+    .from(creditNotes)
+    .where(
+      inArray(
+        creditNotes.invoiceId,
+        rows.map((r) => r.invoice.id),
+      ),
+    )
+    .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
   const documents = rows.flatMap(({ invoice, order, receipt }): InvoiceDocument[] => {
     if (!invoice.number || !invoice.finalizedAt) return [];
     return [
@@ -263,6 +292,21 @@ export async function findInvoices(db: Db, numbers: readonly string[]): Promise<
               kid: receipt.kid,
             }
           : null,
+        creditNotes: notes
+          .filter((n) => n.invoiceId === invoice.id)
+          .map((n) => ({
+            number: n.number,
+            status: n.status,
+            netMinor: n.netMinor,
+            taxMinor: n.taxMinor,
+            totalMinor: n.totalMinor,
+            reason: n.reason,
+            createdAt: n.createdAt,
+            issuedAt: n.issuedAt,
+            payload: n.payload,
+            signature: n.signature,
+            kid: n.kid,
+          })),
       },
     ];
   });
@@ -372,5 +416,95 @@ export async function invoicePdfResponse(invoice: InvoiceDocument): Promise<Resp
       "Content-Type": "application/pdf",
       "Content-Disposition": `attachment; filename="${invoice.number}.pdf"`,
     },
+  });
+}
+
+export interface AdminInvoiceRow {
+  number: string;
+  organizationId: string;
+  billingName: string;
+  currency: string;
+  totalMinor: bigint;
+  /** Issued credit notes. */
+  refundedMinor: bigint;
+  /** Credit notes the provider has not answered yet. */
+  pendingMinor: bigint;
+  finalizedAt: Date;
+}
+
+/**
+ * Numbered invoices for the admin's list, newest first, at most `limit` (capped): all, or those whose
+ * number starts with `q` or whose billing name contains it (case-insensitive).
+ */
+export async function searchInvoices(db: Db, q: string, limit = 50): Promise<AdminInvoiceRow[]> {
+  const term = q.trim().slice(0, 100);
+  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const like = `%${escaped}%`;
+  const rows = await db
+    .select({
+      number: invoices.number,
+      organizationId: invoices.organizationId,
+      billingName: invoices.billingName,
+      currency: invoices.currency,
+      totalMinor: invoices.totalMinor,
+      finalizedAt: invoices.finalizedAt,
+      refunded: sql<string>`coalesce((select sum(c.total_minor) from credit_notes c where c.invoice_id = "invoices"."id" and c.status = 'issued'), 0)::text`,
+      pending: sql<string>`coalesce((select sum(c.total_minor) from credit_notes c where c.invoice_id = "invoices"."id" and c.status = 'pending'), 0)::text`,
+    })
+    .from(invoices)
+    .where(
+      and(
+        isNotNull(invoices.number),
+        term
+          ? or(
+              sql`${invoices.number} ilike ${`${escaped.toUpperCase()}%`}`,
+              sql`${invoices.billingName} ilike ${like}`,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(invoices.finalizedAt), desc(invoices.id))
+    .limit(Math.max(1, Math.min(limit, MAX_INVOICE_PAGE)));
+  return rows.flatMap((r) =>
+    r.number && r.finalizedAt
+      ? [
+          {
+            number: r.number,
+            organizationId: r.organizationId,
+            billingName: r.billingName,
+            currency: r.currency,
+            totalMinor: r.totalMinor,
+            refundedMinor: BigInt(r.refunded),
+            pendingMinor: BigInt(r.pending),
+            finalizedAt: r.finalizedAt,
+          },
+        ]
+      : [],
+  );
+}
+
+export interface RevenueLine {
+  currency: string;
+  grossMinor: bigint;
+  refundsMinor: bigint;
+  netMinor: bigint;
+}
+
+/**
+ * Revenue per currency: gross is every paid invoice's total, refunds every issued credit note's,
+ * net the difference; exact sums in minor units. Invoices and credit notes outlive organizations, so
+ * these figures do not change when a customer leaves.
+ */
+export async function revenueSummary(db: Db): Promise<RevenueLine[]> {
+  const rows = await db.execute<{ currency: string; gross: string; refunds: string }>(sql`
+    select currency, sum(gross)::text as gross, sum(refunds)::text as refunds from (
+      select currency, total_minor as gross, 0 as refunds from invoices where status = 'paid'
+      union all
+      select currency, 0, total_minor from credit_notes where status = 'issued'
+    ) t group by currency order by currency`);
+  return [...rows].map((r) => {
+    const grossMinor = BigInt(r.gross);
+    const refundsMinor = BigInt(r.refunds);
+    return { currency: r.currency, grossMinor, refundsMinor, netMinor: grossMinor - refundsMinor };
   });
 }

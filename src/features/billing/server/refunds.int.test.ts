@@ -5,6 +5,7 @@ import { creditNotes, invoices, orders, organization, payments, receiptKeys } fr
 import type { PaymentProvider, RefundRequest } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
 import { createTestDatabase } from "../../../../tests/support/db";
+import { findInvoice, revenueSummary, searchInvoices } from "./invoices";
 import { lockOrganizationBilling } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
 import { refundInvoice } from "./refunds";
@@ -204,5 +205,27 @@ describe("refunds and credit notes", () => {
       .from(invoices)
       .where(and(eq(invoices.number, number), eq(invoices.status, "paid")));
     expect(stillPaid).toBeDefined();
+  });
+
+  it("shows admins gross, refunds and net per currency, and finds invoices by number or billing name", async () => {
+    const before = (await revenueSummary(t.db)).find((r) => r.currency === "EUR");
+    const number = await paidInvoice();
+    await refund(createTestProvider(), number, "2.61");
+    const after = (await revenueSummary(t.db)).find((r) => r.currency === "EUR");
+    expect((after?.grossMinor ?? 0n) - (before?.grossMinor ?? 0n)).toBe(2261n);
+    expect((after?.refundsMinor ?? 0n) - (before?.refundsMinor ?? 0n)).toBe(261n);
+    expect(after?.netMinor).toBe((after?.grossMinor ?? 0n) - (after?.refundsMinor ?? 0n));
+
+    const document = await findInvoice(t.db, number);
+    expect(document?.creditNotes).toMatchObject([
+      { status: "issued", totalMinor: 261n, number: expect.stringMatching(/^CN-2026-\d{6}$/) },
+    ]);
+    const [row] = await searchInvoices(t.db, number);
+    expect(row).toMatchObject({ number, totalMinor: 2261n, refundedMinor: 261n, pendingMinor: 0n });
+    const byName = await searchInvoices(t.db, `refund ${counter} gmbh`);
+    expect(byName.map((r) => r.number)).toEqual([number]);
+    // LIKE wildcards typed into the search are literal.
+    expect(await searchInvoices(t.db, "%")).toEqual([]);
+    expect((await searchInvoices(t.db, "", 1000)).length).toBeLessThanOrEqual(100);
   });
 });
