@@ -116,13 +116,24 @@ export function OverviewScreen({
           ) : (
             <ul className="grid gap-2">
               {revenue.map((r) => (
-                <li key={r.currency} className="flex justify-between gap-2 tabular-nums">
-                  <span>
-                    {r.currency} · {plural(r.orders, "order")}
-                  </span>
-                  <span className="font-medium">
-                    {formatMoney({ amount: r.totalMinor, currency: r.currency })}
-                  </span>
+                <li key={r.currency} className="grid gap-0.5 tabular-nums">
+                  <div className="flex justify-between gap-2">
+                    <span>
+                      {r.currency} · {plural(r.orders, "order")}
+                    </span>
+                    <span className="font-medium">
+                      {formatMoney({ amount: r.netMinor, currency: r.currency })}
+                    </span>
+                  </div>
+                  {r.refundsMinor > 0n ? (
+                    <div className="flex justify-between gap-2 text-xs text-muted-foreground">
+                      <span>
+                        Gross {formatMoney({ amount: r.totalMinor, currency: r.currency })} · refunds{" "}
+                        {formatMoney({ amount: r.refundsMinor, currency: r.currency })}
+                      </span>
+                      <span>net</span>
+                    </div>
+                  ) : null}
                 </li>
               ))}
             </ul>

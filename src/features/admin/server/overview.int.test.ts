@@ -1,6 +1,6 @@
 import { quickAddJob, runMigrations } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orders, organization, subscriptions } from "@/server/db/schema";
+import { creditNotes, invoices, orders, organization, subscriptions } from "@/server/db/schema";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { activeSubscriptions, jobQueue, revenueByCurrency } from "./overview";
 
@@ -50,9 +50,70 @@ describe("admin overview money figures", () => {
         order(5, "KWD", 3615n, "pending"),
       ]);
     expect(await revenueByCurrency(t.db)).toEqual([
-      { currency: "JPY", totalMinor: 1980n, orders: 1 },
-      { currency: "USD", totalMinor: 18_014_398_509_481_986n, orders: 2 },
+      { currency: "JPY", totalMinor: 1980n, refundsMinor: 0n, netMinor: 1980n, orders: 1 },
+      {
+        currency: "USD",
+        totalMinor: 18_014_398_509_481_986n,
+        refundsMinor: 0n,
+        netMinor: 18_014_398_509_481_986n,
+        orders: 2,
+      },
     ]);
+  });
+
+  it("subtracts issued refunds (credit notes) from gross, not pending or failed ones", async () => {
+    const [paid] = await t.db
+      .insert(orders)
+      .values(order(6, "JPY", 1980n, "paid"))
+      .returning();
+    const [invoice] = await t.db
+      .insert(invoices)
+      .values({
+        orderId: paid?.id ?? "",
+        organizationId: "org-a",
+        number: "INV-2026-000001",
+        status: "paid",
+        currency: "JPY",
+        subtotalMinor: 1980n,
+        netMinor: 1980n,
+        taxMinor: 0n,
+        totalMinor: 1980n,
+        taxRate: "0",
+        billingName: "A",
+        billingCountry: "US",
+        finalizedAt: new Date(),
+      })
+      .returning();
+    const note = (key: string, total: bigint, status: "issued" | "pending" | "failed", number?: string) => ({
+      invoiceId: invoice?.id ?? "",
+      organizationId: "org-a",
+      number: number ?? null,
+      status,
+      currency: "JPY",
+      netMinor: total,
+      taxMinor: 0n,
+      totalMinor: total,
+      reason: "requested by the customer",
+      idempotencyKey: key,
+      provider: "test",
+      issuedAt: status === "issued" ? new Date() : null,
+    });
+    await t.db
+      .insert(creditNotes)
+      .values([
+        note("cn-1", 480n, "issued", "CN-2026-000001"),
+        note("cn-2", 100n, "pending"),
+        note("cn-3", 200n, "failed"),
+      ]);
+    // The first test's paid JPY order (1,980) is there too.
+    const jpy = (await revenueByCurrency(t.db)).find((r) => r.currency === "JPY");
+    expect(jpy).toEqual({
+      currency: "JPY",
+      totalMinor: 3960n,
+      refundsMinor: 480n,
+      netMinor: 3480n,
+      orders: 2,
+    });
   });
 
   it("counts only subscriptions that are active and inside their period", async () => {

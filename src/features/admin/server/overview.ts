@@ -13,6 +13,7 @@ import { appliedSchemaVersion } from "@/server/backup/applied";
 import type { Db } from "@/server/db/client";
 import {
   contactMessages,
+  creditNotes,
   monitoringEvents,
   orders,
   organization,
@@ -109,24 +110,42 @@ export async function activeSubscriptions(db: Db): Promise<number> {
   return row?.n ?? 0;
 }
 
-export type RevenueRow = { currency: string; totalMinor: bigint; orders: number };
+export type RevenueRow = {
+  currency: string;
+  /** Gross: every paid order's total. */
+  totalMinor: bigint;
+  /** Refunded through issued credit notes. */
+  refundsMinor: bigint;
+  netMinor: bigint;
+  orders: number;
+};
 
 /**
- * Revenue per currency as exact sums of paid orders' totals, in minor units: summed as numeric in
- * SQL, carried as text, returned as bigint, never a float.
+ * Revenue per currency as exact sums in minor units: gross (paid orders' totals), refunds (issued
+ * credit notes) and net, summed as numeric in SQL, carried as text, returned as bigint, never a
+ * float. Orders and credit notes keep their organization as plain text, so these figures do not
+ * change when a customer leaves.
  */
 export async function revenueByCurrency(db: Db): Promise<RevenueRow[]> {
-  const rows = await db
-    .select({
-      currency: orders.currency,
-      total: sql<string>`sum(${orders.totalMinor})::text`,
-      orders: sql<number>`count(*)::int`,
-    })
-    .from(orders)
-    .where(eq(orders.status, "paid"))
-    .groupBy(orders.currency)
-    .orderBy(orders.currency);
-  return rows.map((r) => ({ currency: r.currency, totalMinor: BigInt(r.total), orders: Number(r.orders) }));
+  const rows = await db.execute<{ currency: string; gross: string; refunds: string; orders: number }>(sql`
+    select currency, sum(gross)::text as gross, sum(refunds)::text as refunds, sum(n)::int as orders from (
+      select ${orders.currency} as currency, ${orders.totalMinor} as gross, 0 as refunds, 1 as n
+        from ${orders} where ${orders.status} = 'paid'
+      union all
+      select ${creditNotes.currency}, 0, ${creditNotes.totalMinor}, 0
+        from ${creditNotes} where ${creditNotes.status} = 'issued'
+    ) t group by currency order by currency`);
+  return rows.map((r) => {
+    const gross = BigInt(r.gross);
+    const refunds = BigInt(r.refunds);
+    return {
+      currency: r.currency,
+      totalMinor: gross,
+      refundsMinor: refunds,
+      netMinor: gross - refunds,
+      orders: Number(r.orders),
+    };
+  });
 }
 
 export type DayCount = { day: string; count: number };
