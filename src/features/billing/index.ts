@@ -16,7 +16,7 @@ export { OrderSelection } from "./components/order-selection";
 export { ReceiptView } from "./components/receipt-view";
 export { formatMinor } from "./format";
 export { newIdempotencyKey } from "./idempotency";
-export { loadReceipt, type ReceiptFile } from "./queries";
+export { type BillingData, loadBilling, loadReceipt, type ReceiptFile } from "./queries";
 export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
 export { ClockRefused, runTestClock } from "./server/clock";

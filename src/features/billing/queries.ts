@@ -12,6 +12,8 @@ export async function loadBilling(db: Db, organizationId: string) {
   return { subscription, orders };
 }
 
+export type BillingData = Awaited<ReturnType<typeof loadBilling>>;
+
 export type ReceiptFile = "json" | "sig" | "pem";
 
 /** A receipt of the organization with its payload and the public key that signed it. */

@@ -5,7 +5,7 @@ import { MEMBER_ROLE_LABELS, memberRoleOf } from "@/core/auth/roles";
 import { upgradeFor } from "@/core/billing/plans";
 import { ApiKeys } from "@/features/api-keys/api-keys";
 import { listApiKeys } from "@/features/api-keys/server";
-import { BillingSection } from "@/features/billing";
+import { BillingSection, loadBilling } from "@/features/billing";
 import { dashboardUsage, memberSummary } from "@/features/dashboard/server";
 import { UsageChart, UsageOverview } from "@/features/dashboard/usage";
 import { HistoryList } from "@/features/history/history-list";
@@ -27,11 +27,12 @@ export default async function DashboardPage({
   const query = historyQuerySchema.parse(await searchParams);
   const db = getDb();
   const canManage = MANAGER_ROLES.includes(viewer.memberRole);
-  const [usage, history, keys, members] = await Promise.all([
+  const [usage, history, keys, members, billing] = await Promise.all([
     dashboardUsage(db, viewer.org.id),
     listSaved(db, viewer.org.id, query),
     listApiKeys(db, viewer.org.id),
     memberSummary(db, viewer.org.id),
+    loadBilling(db, viewer.org.id),
   ]);
   const csvUpgrade = upgradeFor(usage.plan.id, (limits) => limits.csvExport);
 
@@ -48,7 +49,7 @@ export default async function DashboardPage({
       <UsageOverview usage={usage} canManage={canManage} />
       <UsageChart daily={usage.daily} />
 
-      <BillingSection organizationId={viewer.org.id} canManage={canManage} />
+      <BillingSection billing={billing} canManage={canManage} now={new Date()} />
 
       <section
         id="history"

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../../../../tests/support/db";
 

@@ -3,24 +3,25 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { getPlan } from "@/core/billing/plans";
 import { effectivePlan } from "@/core/billing/subscription";
-import { getDb } from "@/server/db/client";
 import { formatDate, formatMinor } from "../format";
-import { loadBilling } from "../queries";
+import type { BillingData } from "../queries";
 import { BillingControls } from "./billing-controls";
 
 /**
- * The dashboard's billing section for the active organization: its plan, orders and receipts.
- * Owners and admins can upgrade, downgrade or cancel at period end; members see the same, read-only.
+ * The dashboard's billing section for the active organization: its plan, orders and receipts, as
+ * the page loaded them (`loadBilling`). Owners and admins can upgrade, downgrade or cancel at period
+ * end; members see the same, read-only.
  */
-export async function BillingSection({
-  organizationId,
+export function BillingSection({
+  billing,
   canManage,
+  now,
 }: {
-  organizationId: string;
+  billing: BillingData;
   canManage: boolean;
+  now: Date;
 }) {
-  const { subscription: sub, orders } = await loadBilling(getDb(), organizationId);
-  const now = new Date();
+  const { subscription: sub, orders } = billing;
   const planId = effectivePlan(sub, now);
   const plan = getPlan(planId);
   const active = sub && planId !== "free" && sub.currentPeriodEnd > now;
