@@ -10,7 +10,7 @@ import { RunRow } from "../../ui/run-row";
 import type { OtpArgs, OtpResult } from "./op";
 
 const ALGORITHMS = [
-  { value: "SHA1", label: "SHA-1 (what most apps use)" },
+  { value: "SHA1", label: "SHA-1" },
   { value: "SHA256", label: "SHA-256" },
   { value: "SHA512", label: "SHA-512" },
 ];
@@ -129,8 +129,8 @@ export default function OtpTool() {
               value={secretEncoding}
               onChange={(v) => setSecretEncoding(v as typeof secretEncoding)}
               options={[
-                { value: "base32", label: "Base32 (apps, oathtool -b)" },
-                { value: "hex", label: "Hex (oathtool's default)" },
+                { value: "base32", label: "Base32 (apps)" },
+                { value: "hex", label: "Hex" },
                 { value: "utf8", label: "Text (UTF-8)" },
               ]}
             />
@@ -173,7 +173,8 @@ export default function OtpTool() {
           </FormGrid>
         </>
       )}
-      <FormGrid className="sm:grid-cols-3">
+      {/* The date-time field needs more room than a third: its native control has a wide minimum. */}
+      <FormGrid className="sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1fr)]">
         <TextField
           id="otp-at"
           label="At (your local time)"
