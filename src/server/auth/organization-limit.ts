@@ -1,6 +1,6 @@
 import "server-only";
 import { APIError } from "better-auth/api";
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { member, organization } from "../db/schema";
 
@@ -28,14 +28,6 @@ function refuse(limit: number): never {
   });
 }
 
-async function ownedBy(db: Db, userId: string) {
-  return db
-    .select({ organizationId: member.organizationId })
-    .from(member)
-    .where(and(eq(member.userId, userId), eq(member.role, "owner")))
-    .orderBy(asc(member.createdAt), asc(member.id));
-}
-
 /** For the organization plugin's `organizationLimit`: refuses before anything is written. */
 export function organizationLimit(db: Db, limit: number) {
   return async (user: { id: string }): Promise<boolean> => {
@@ -51,15 +43,25 @@ export function organizationLimit(db: Db, limit: number) {
 /**
  * For `organizationHooks.afterCreateOrganization`: the check above and Better Auth's insert are not
  * one transaction, so concurrent creates could all pass it. Counted again once the new owner row
- * exists: an organization beyond the first `limit` the user owns (oldest first) is removed again
- * (its membership goes with it) and the request refused, so the cap holds exactly.
+ * exists, one request at a time (an advisory lock on the user): if the user now owns more than
+ * `limit`, the new organization is removed again (its membership goes with it) and the request
+ * refused. Ranking by creation time instead is not enough: a row stamped earlier can be inserted
+ * later, after a younger one already counted itself within the limit, and both would stay.
+ * Serialised, every organization that was kept is visible to every later count, so the cap holds
+ * exactly; a row not yet decided may be counted too, which can only refuse, never over-admit.
  */
 export function keepWithinOrganizationLimit(db: Db, limit: number) {
   return async ({ organization: created, user }: { organization: { id: string }; user: { id: string } }) => {
-    const owned = await ownedBy(db, user.id);
-    const rank = owned.findIndex((row) => row.organizationId === created.id);
-    if (rank < limit) return;
-    await db.delete(organization).where(eq(organization.id, created.id));
-    refuse(limit);
+    const over = await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`org-owner:${user.id}`}, 0))`);
+      const [row] = await tx
+        .select({ n: count() })
+        .from(member)
+        .where(and(eq(member.userId, user.id), eq(member.role, "owner")));
+      if ((row?.n ?? 0) <= limit) return false;
+      await tx.delete(organization).where(eq(organization.id, created.id));
+      return true;
+    });
+    if (over) refuse(limit);
   };
 }
