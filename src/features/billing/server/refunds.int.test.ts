@@ -8,7 +8,7 @@ import { createTestDatabase } from "../../../../tests/support/db";
 import { findInvoice, revenueSummary, searchInvoices } from "./invoices";
 import { lockOrganizationBilling } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
-import { refundInvoice } from "./refunds";
+import { REFUND_RETRY_AFTER_MS, refundInvoice, retryPendingRefunds } from "./refunds";
 import { type SigningKey, settlePaid } from "./settle";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -205,6 +205,76 @@ describe("refunds and credit notes", () => {
       .from(invoices)
       .where(and(eq(invoices.number, number), eq(invoices.status, "paid")));
     expect(stillPaid).toBeDefined();
+  });
+
+  it("asks the provider again about an unanswered refund, once it is old enough, and settles it once", async () => {
+    const number = await paidInvoice();
+    const silent: PaymentProvider = {
+      ...createTestProvider(),
+      refund: async () => {
+        throw new Error("socket hang up");
+      },
+    };
+    expect(await refund(silent, number, "7.00")).toMatchObject({ ok: true, data: { status: "pending" } });
+    const [pending] = await notesOf(number);
+    const inner = createTestProvider();
+    const asked: string[] = [];
+    const answering: PaymentProvider = {
+      ...inner,
+      refund: async (r) => {
+        asked.push(r.idempotencyKey);
+        return inner.refund?.(r) ?? { status: "unknown", reason: "no refund" };
+      },
+    };
+    const at = (ms: number) => new Date(NOW.getTime() + ms);
+    // Too young: a live request may still be waiting for the provider's answer.
+    await retryPendingRefunds(t.db, answering, { key, now: at(REFUND_RETRY_AFTER_MS - 1000) });
+    expect(asked).not.toContain(pending?.idempotencyKey);
+    // Two instances at once: the same key twice, one credit note issued, one number taken.
+    await Promise.all([
+      retryPendingRefunds(t.db, answering, { key, now: at(REFUND_RETRY_AFTER_MS + 1000) }),
+      retryPendingRefunds(t.db, answering, { key, now: at(REFUND_RETRY_AFTER_MS + 1000) }),
+    ]);
+    expect(asked.filter((k) => k === pending?.idempotencyKey).length).toBeGreaterThanOrEqual(1);
+    const notes = await notesOf(number);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({
+      status: "issued",
+      totalMinor: 700n,
+      idempotencyKey: pending?.idempotencyKey,
+      number: expect.stringMatching(/^CN-2026-\d{6}$/),
+    });
+    // Settled once: a later run does not ask again.
+    asked.length = 0;
+    await retryPendingRefunds(t.db, answering, { key, now: at(REFUND_RETRY_AFTER_MS * 3) });
+    expect(asked).not.toContain(pending?.idempotencyKey);
+  });
+
+  it("releases the reserved amount when the provider, asked again, says it refunded nothing", async () => {
+    const number = await paidInvoice();
+    const silent: PaymentProvider = {
+      ...createTestProvider(),
+      refund: async () => {
+        throw new Error("timeout");
+      },
+    };
+    await refund(silent, number, "22.61");
+    expect(await refund(createTestProvider(), number, "0.01")).toMatchObject({ ok: false, code: "too_much" });
+    const refusing: PaymentProvider = {
+      ...createTestProvider(),
+      refund: async () => ({ status: "failed", code: "charge_not_found", reason: "No such charge." }),
+    };
+    await retryPendingRefunds(t.db, refusing, {
+      key,
+      now: new Date(NOW.getTime() + REFUND_RETRY_AFTER_MS * 2),
+    });
+    expect((await notesOf(number)).map((n) => [n.status, n.number, n.failureCode])).toEqual([
+      ["failed", null, "charge_not_found"],
+    ]);
+    expect(await refund(createTestProvider(), number, "22.61")).toMatchObject({
+      ok: true,
+      data: { status: "issued" },
+    });
   });
 
   it("shows admins gross, refunds and net per currency, and finds invoices by number or billing name", async () => {

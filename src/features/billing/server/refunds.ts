@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { parseDocumentNumber, splitRefund } from "@/core/billing/invoice";
 import { parseMoney, toDecimalString } from "@/core/money";
 import {
@@ -158,6 +158,83 @@ export async function refundInvoice(
     answer = { status: "unknown", reason: error instanceof Error ? error.message : "no answer" };
   }
   return ok(await settleRefund(db, r, answer, { ...options, providerId: provider.id, now: now() }));
+}
+
+/** How long a refund may wait for the provider's answer before the clock asks again. */
+export const REFUND_RETRY_AFTER_MS = 10 * 60_000;
+/** At most this many unanswered refunds are asked again per run. */
+export const MAX_REFUND_RETRIES_PER_RUN = 100;
+
+export type RefundRetrySummary = { asked: number; issued: number; failed: number; pending: number };
+
+/**
+ * Asks the provider again about refunds it never answered for sure (a timeout, a crash between the
+ * request and the answer): each pending credit note older than `REFUND_RETRY_AFTER_MS`, with the
+ * same idempotency key, so the provider refunds at most once and answers what it did. An issued
+ * answer takes the next `CN` number then; a failed one releases the reserved amount. Safe with
+ * several instances at once: the key makes the provider's side idempotent, and settling re-reads the
+ * credit note under its row lock, so a note is settled once.
+ */
+export async function retryPendingRefunds(
+  db: Db,
+  provider: PaymentProvider,
+  options: { key: SigningKey; issuer?: string; now?: Date; limit?: number },
+): Promise<RefundRetrySummary> {
+  const now = options.now ?? new Date();
+  const summary: RefundRetrySummary = { asked: 0, issued: 0, failed: 0, pending: 0 };
+  if (!provider.refund) return summary;
+  const due = await db
+    .select({
+      note: creditNotes,
+      invoiceNumber: invoices.number,
+      billingName: invoices.billingName,
+      billingCountry: invoices.billingCountry,
+      vatId: invoices.vatId,
+      chargeReference: payments.providerReference,
+    })
+    .from(creditNotes)
+    .innerJoin(invoices, eq(invoices.id, creditNotes.invoiceId))
+    .innerJoin(payments, and(eq(payments.orderId, invoices.orderId), eq(payments.status, "succeeded")))
+    .where(
+      and(
+        eq(creditNotes.status, "pending"),
+        eq(creditNotes.provider, provider.id),
+        lt(creditNotes.createdAt, new Date(now.getTime() - REFUND_RETRY_AFTER_MS)),
+      ),
+    )
+    .orderBy(asc(creditNotes.createdAt))
+    .limit(Math.min(options.limit ?? MAX_REFUND_RETRIES_PER_RUN, MAX_REFUND_RETRIES_PER_RUN));
+  for (const row of due) {
+    if (!row.invoiceNumber || !row.chargeReference) continue;
+    const r: Reserved = {
+      id: row.note.id,
+      invoiceId: row.note.invoiceId,
+      invoiceNumber: row.invoiceNumber,
+      organizationId: row.note.organizationId,
+      currency: row.note.currency,
+      amountMinor: row.note.totalMinor,
+      chargeReference: row.chargeReference,
+      idempotencyKey: row.note.idempotencyKey,
+      billing: { name: row.billingName, country: row.billingCountry, vatId: row.vatId },
+    };
+    summary.asked += 1;
+    let answer: RefundResult;
+    try {
+      answer = await provider.refund({
+        chargeReference: r.chargeReference,
+        amount: { amount: r.amountMinor, currency: r.currency },
+        idempotencyKey: r.idempotencyKey,
+        metadata: { invoiceNumber: r.invoiceNumber, creditNoteId: r.id },
+      });
+    } catch (error) {
+      answer = { status: "unknown", reason: error instanceof Error ? error.message : "no answer" };
+    }
+    const outcome = await settleRefund(db, r, answer, { ...options, providerId: provider.id, now });
+    if (outcome.status === "issued") summary.issued += 1;
+    else if (outcome.status === "pending") summary.pending += 1;
+    else if (outcome.code !== "already_settled") summary.failed += 1;
+  }
+  return summary;
 }
 
 async function settleRefund(
