@@ -1,3 +1,4 @@
+import { verify } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
 import { chooseCountry } from "./pickers";
@@ -133,6 +134,24 @@ test("a platform admin refunds part of an invoice from /admin/billing; too much 
   await expect(admin.getByText(/Refunded 1\.00 EUR: credit note CN-\d{4}-\d{6}\./)).toBeVisible();
   await expect(row).toContainText("refunded €1.00");
   await admin.close();
+
+  // The owner sees the credit note on the invoice and downloads it signed; the signature verifies
+  // with the published receipt key it names.
+  await page.goto(`/invoices/${number}`);
+  const notes = page.getByTestId("invoice-credit-notes");
+  await expect(notes).toContainText(/CN-\d{4}-\d{6}/);
+  const href = await notes.getByRole("link", { name: /Signed JSON/ }).getAttribute("href");
+  const noteJson = await page.request.get(href ?? "");
+  expect(noteJson.status()).toBe(200);
+  const note = JSON.parse(await noteJson.text());
+  expect(note).toMatchObject({ type: "abacus.credit-note", invoiceNumber: number, total: "1.00" });
+  const noteSig = await page.request.get((href ?? "").replace("file=json", "file=sig"));
+  const pem = await page.request.get(`/api/v1/receipt-keys?kid=${encodeURIComponent(note.kid)}&format=pem`);
+  expect(verify(null, Buffer.from(await noteJson.text()), await pem.text(), await noteSig.body())).toBe(true);
+  // A credit note of another invoice, or one that does not exist, is not served under this one.
+  expect((await page.request.get(href?.replace(/CN-\d{4}-\d{6}/, "CN-1999-000001") ?? "")).status()).toBe(
+    404,
+  );
 
   // Not for anyone else: the admin area is a 404 for the invoice's own owner.
   expect((await page.goto("/admin/billing"))?.status()).toBe(404);

@@ -24,7 +24,7 @@ export {
   canSeeInvoices,
   findInvoice,
   type InvoiceDocument,
-  invoicePdfResponse,
+  invoiceFileResponse,
   listInvoices,
   revenueSummary,
   searchInvoices,

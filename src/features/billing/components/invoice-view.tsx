@@ -21,7 +21,8 @@ export function InvoiceView({
   const signed = invoice.receipt ? (JSON.parse(invoice.receipt.payload) as ReceiptPayload) : null;
   const seller = signed?.seller ?? currentSeller;
   const money = (minor: bigint) => formatMinor(minor, invoice.currency);
-  const download = (file: string) => `/invoices/${encodeURIComponent(invoice.number)}/download?file=${file}`;
+  const download = (file: string, note?: string) =>
+    `/invoices/${encodeURIComponent(invoice.number)}/download?file=${file}${note ? `&note=${encodeURIComponent(note)}` : ""}`;
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 print:max-w-none print:p-0">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -140,7 +141,18 @@ export function InvoiceView({
                   </span>
                   <span className="text-muted-foreground"> · {note.reason}</span>
                 </span>
-                <span className="tabular">−{money(note.totalMinor)}</span>
+                <span className="flex items-center gap-3">
+                  {note.status === "issued" && note.number ? (
+                    <a
+                      className="text-xs underline underline-offset-2 print:hidden"
+                      href={download("json", note.number)}
+                      download={`${note.number}.json`}
+                    >
+                      Signed JSON<span className="sr-only"> of {note.number}</span>
+                    </a>
+                  ) : null}
+                  <span className="tabular">−{money(note.totalMinor)}</span>
+                </span>
               </li>
             ))}
           </ul>

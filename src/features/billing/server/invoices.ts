@@ -419,6 +419,39 @@ export async function invoicePdfResponse(invoice: InvoiceDocument): Promise<Resp
   });
 }
 
+/**
+ * An invoice's file download: `pdf`, or `json`/`sig` for its payment's signed receipt (exactly the
+ * signed bytes) and signature; with `creditNote` (`CN-…`), one of its issued credit notes instead.
+ * Null when there is no such file.
+ */
+export async function invoiceFileResponse(
+  invoice: InvoiceDocument,
+  file: string | null,
+  creditNote: string | null,
+): Promise<Response | null> {
+  if (file === "pdf" && creditNote === null) return invoicePdfResponse(invoice);
+  if (file !== "json" && file !== "sig") return null;
+  const note =
+    creditNote === null
+      ? null
+      : invoice.creditNotes.find((n) => n.number === creditNote && n.status === "issued");
+  const signed =
+    creditNote === null
+      ? invoice.receipt && { name: invoice.number, ...invoice.receipt }
+      : note?.number && note.payload && note.signature
+        ? { name: note.number, payload: note.payload, signature: note.signature }
+        : null;
+  if (!signed) return null;
+  const json = file === "json";
+  return new Response(json ? signed.payload : new Uint8Array(Buffer.from(signed.signature, "base64")), {
+    headers: {
+      "Cache-Control": "private, no-store",
+      "Content-Type": json ? "application/json" : "application/octet-stream",
+      "Content-Disposition": `attachment; filename="${signed.name}.${file}"`,
+    },
+  });
+}
+
 export interface AdminInvoiceRow {
   number: string;
   organizationId: string;

@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
 import type { RateTable } from "@/core/money";
 import * as schema from "@/server/db/schema";
-import { member, orders, organization, subscriptions, user } from "@/server/db/schema";
+import { creditNotes, invoices, member, orders, organization, subscriptions, user } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
+import { currentSigningKey } from "./receipt-keys";
+import { REFUND_RETRY_AFTER_MS, refundInvoice } from "./refunds";
 import { startBillingWorker } from "./worker";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -97,6 +99,49 @@ describe("the billing clock on graphile-worker", () => {
       expect(calls.filter((c) => c.metadata.organizationId === id)).toHaveLength(1);
       const [sub] = await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, id));
       expect(sub?.currentPeriodStart.toISOString()).toBe("2026-02-15T08:00:00.000Z");
+    }
+  });
+  it("asks the provider again about an unanswered refund on the billing_refunds tick", async () => {
+    const id = await subscribed(20);
+    const [invoice] = await t.db.select().from(invoices).where(eq(invoices.organizationId, id));
+    const key = await currentSigningKey(t.db);
+    const silent: PaymentProvider = {
+      ...createTestProvider(),
+      refund: async () => {
+        throw new Error("socket hang up");
+      },
+    };
+    const refunded = await refundInvoice(
+      t.db,
+      silent,
+      { invoiceNumber: invoice?.number ?? "", amount: "1.00", reason: "Goodwill", userId: null },
+      { key },
+    );
+    expect(refunded).toMatchObject({ ok: true, data: { status: "pending" } });
+    const provider = createTestProvider();
+    const runner = await startBillingWorker(
+      t.url,
+      { db: t.db, provider: async () => provider, rates: async () => rates },
+      { crontab: "" },
+    );
+    try {
+      const at = new Date(Date.now() + REFUND_RETRY_AFTER_MS + 60_000).toISOString();
+      await quickAddJob({ connectionString: t.url }, "billing_refunds", { at });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const [note] = await t.db
+          .select()
+          .from(creditNotes)
+          .where(eq(creditNotes.invoiceId, invoice?.id ?? ""));
+        if (note?.status === "issued") {
+          expect(note.number).toMatch(/^CN-\d{4}-\d{6}$/);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error("the refund was not settled");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await runner.stop();
     }
   });
 });

@@ -5,6 +5,8 @@ import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
 import { getLog, type Logger } from "@/server/log";
 import type { PaymentProvider } from "@/server/payments/provider";
+import { currentSigningKey } from "./receipt-keys";
+import { retryPendingRefunds } from "./refunds";
 import { dueSubscriptions, renewSubscription } from "./renew";
 
 /**
@@ -12,9 +14,10 @@ import { dueSubscriptions, renewSubscription } from "./renew";
  * cron schedules each tick once, whichever instance runs it) `billing_tick` enqueues one
  * `billing_renew` job per due subscription, keyed by subscription and period start, so ticks on
  * several instances enqueue each period once; any instance's worker then renews it, and
- * `renewSubscription` itself charges each period at most once.
+ * `renewSubscription` itself charges each period at most once. Every five minutes
+ * `billing_refunds` asks the provider again about refunds it never answered.
  */
-export const BILLING_CRONTAB = "* * * * * billing_tick";
+export const BILLING_CRONTAB = ["* * * * * billing_tick", "*/5 * * * * billing_refunds"].join("\n");
 
 export interface BillingDeps {
   db: Db;
@@ -59,6 +62,14 @@ export function billingTasks(deps: BillingDeps): TaskList {
       // Not known whether the money moved: graphile-worker retries later, under the same key.
       if (outcome === "pending") throw new Error("The renewal's payment is not confirmed yet");
     },
+    billing_refunds: async (payload) => {
+      const provider = await deps.provider();
+      await retryPendingRefunds(deps.db, provider, {
+        key: await currentSigningKey(deps.db),
+        issuer: deps.receipt?.().issuer,
+        now: instantOf(payload),
+      });
+    },
   };
 }
 
@@ -86,7 +97,7 @@ export function workerLogger(log: Logger = getLog()): WorkerLogger {
   });
 }
 
-/** Starts this instance's worker: a small pool of its own, the cron tick, and the two tasks. */
+/** Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. */
 export async function startBillingWorker(
   connectionString: string,
   deps: BillingDeps,

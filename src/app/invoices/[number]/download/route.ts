@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { canSeeInvoices, findInvoice, invoicePdfResponse } from "@/features/billing";
+import { canSeeInvoices, findInvoice, invoiceFileResponse } from "@/features/billing";
 import { getAuth } from "@/server/auth";
 import { isAdminViewer, loadViewer } from "@/server/authz";
 import { getDb } from "@/server/db/client";
@@ -7,8 +7,10 @@ import { getDb } from "@/server/db/client";
 export const dynamic = "force-dynamic";
 
 /**
- * GET /invoices/{number}/download?file=pdf|json: an invoice as PDF, or its payment's signed receipt
- * (exactly the signed bytes, naming the invoice), for members of its organization and platform admins.
+ * GET /invoices/{number}/download?file=pdf|json|sig: an invoice as PDF, or its payment's signed
+ * receipt (exactly the signed bytes, naming the invoice) and its signature; with
+ * `&note=CN-…` and file=json|sig, one of the invoice's issued credit notes instead. For members of
+ * its organization and platform admins.
  */
 export async function GET(request: Request, { params }: { params: Promise<{ number: string }> }) {
   const db = getDb();
@@ -27,26 +29,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ numb
   ) {
     return notFound();
   }
-  const file = new URL(request.url).searchParams.get("file");
-  const base = { "Cache-Control": "private, no-store" };
-  if (file === "pdf") return invoicePdfResponse(invoice);
-  if (file === "json" && invoice.receipt) {
-    return new Response(invoice.receipt.payload, {
-      headers: {
-        ...base,
-        "Content-Type": "application/json",
-        "Content-Disposition": `attachment; filename="${invoice.number}.json"`,
-      },
-    });
-  }
-  if (file === "sig" && invoice.receipt) {
-    return new Response(new Uint8Array(Buffer.from(invoice.receipt.signature, "base64")), {
-      headers: {
-        ...base,
-        "Content-Type": "application/octet-stream",
-        "Content-Disposition": `attachment; filename="${invoice.number}.sig"`,
-      },
-    });
-  }
-  return notFound();
+  const query = new URL(request.url).searchParams;
+  return (await invoiceFileResponse(invoice, query.get("file"), query.get("note"))) ?? notFound();
 }
