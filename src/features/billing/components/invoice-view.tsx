@@ -5,6 +5,7 @@ import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import { formatDate, formatMinor } from "../format";
 import type { InvoiceDocument } from "../server/invoices";
 import { PrintButton } from "./print-button";
+import { SellerAddress } from "./seller-address";
 
 /**
  * An invoice as a document, on screen and printed (the site's header and footer are not printed).
@@ -57,16 +58,7 @@ export function InvoiceView({
           <h2 id="invoice-from" className="text-sm font-semibold">
             From
           </h2>
-          <address className="mt-2 text-sm not-italic" data-testid="invoice-seller">
-            <span className="block font-medium">{seller.name}</span>
-            {seller.address.map((line) => (
-              <span key={line} className="block text-muted-foreground break-words">
-                {line}
-              </span>
-            ))}
-            <span className="block text-muted-foreground break-all">{seller.contact}</span>
-            {seller.vatId ? <span className="block text-muted-foreground">VAT id {seller.vatId}</span> : null}
-          </address>
+          <SellerAddress seller={seller} testId="invoice-seller" />
         </section>
         <section aria-labelledby="invoice-to">
           <h2 id="invoice-to" className="text-sm font-semibold">

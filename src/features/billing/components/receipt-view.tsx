@@ -6,6 +6,7 @@ import { shortRate } from "@/core/money/input";
 import type { ReceiptPayload, ReceiptSeller } from "@/core/receipts/receipt";
 import { formatAmount, formatDate } from "../format";
 import { PrintButton } from "./print-button";
+import { SellerAddress } from "./seller-address";
 
 /** base64url of UTF-8 text, for the workbench link's fragment (never sent to a server). */
 function fragmentOf(payload: string, signature: string): string {
@@ -72,16 +73,7 @@ export function ReceiptView({
           <h2 id="receipt-from" className="text-sm font-semibold">
             Issued by
           </h2>
-          <address className="mt-2 text-sm not-italic" data-testid="receipt-seller">
-            <span className="block font-medium">{seller.name}</span>
-            {seller.address.map((line) => (
-              <span key={line} className="block text-muted-foreground break-words">
-                {line}
-              </span>
-            ))}
-            <span className="block text-muted-foreground break-all">{seller.contact}</span>
-            {seller.vatId ? <span className="block text-muted-foreground">VAT id {seller.vatId}</span> : null}
-          </address>
+          <SellerAddress seller={seller} testId="receipt-seller" />
         </section>
         <section aria-labelledby="receipt-to">
           <h2 id="receipt-to" className="text-sm font-semibold">
