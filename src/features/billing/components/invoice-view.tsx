@@ -133,7 +133,7 @@ export function InvoiceView({
                   </span>
                   <span className="text-muted-foreground"> · {note.reason}</span>
                 </span>
-                <span className="flex items-center gap-3">
+                <span className="ml-auto flex items-center gap-3">
                   {note.status === "issued" && note.number ? (
                     <a
                       className="text-xs underline underline-offset-2 print:hidden"
