@@ -401,7 +401,8 @@ export async function dueSubscriptions(db: Db, at: Date) {
           eq(subscriptions.status, "active"),
           lte(subscriptions.currentPeriodEnd, at),
           sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
-              and o.period_start = ${subscriptions.currentPeriodEnd} and o.status <> 'pending')`,
+              and o.period_start = date_trunc('milliseconds', ${subscriptions.currentPeriodEnd})
+              and o.status <> 'pending')`,
         ),
         and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
       ),

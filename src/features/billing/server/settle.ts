@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { afterDecline } from "@/core/billing/dunning";
 import { addPeriod } from "@/core/billing/subscription";
 import { toDecimalString } from "@/core/money";
@@ -83,9 +83,11 @@ async function renewalDeclined(
   const [made] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
   const step = afterDecline(periodStart, made?.n ?? 1, d.code);
   const failure = { failureCode: d.code, failureReason: d.reason, claimedUntil: null };
+  // The subscription still on the period this renewal follows (to the millisecond: a JavaScript
+  // Date's precision, which the order's period start was read with).
   const thisPeriod = and(
     eq(subscriptions.organizationId, order.organizationId),
-    eq(subscriptions.currentPeriodEnd, periodStart),
+    sql`date_trunc('milliseconds', ${subscriptions.currentPeriodEnd}) = ${periodStart.toISOString()}::timestamptz`,
     inArray(subscriptions.status, ["active", "past_due"]),
   );
   if (step.kind === "retry") {
