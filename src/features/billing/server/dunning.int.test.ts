@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
+import { quickAddJob, type Runner } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CheckedCard, checkCard } from "@/core/billing/card";
@@ -27,6 +28,8 @@ import { organizationPlan } from "@/server/plan-limits";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
 import { renewalKey, runBillingClock } from "./renew";
+import { applyStripeEvent } from "./stripe-webhook";
+import { startBillingWorker } from "./worker";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let rates: RateTable;
@@ -398,5 +401,106 @@ describe("dunning with a period end written by SQL", () => {
     // Nothing more until the retry is due.
     await runBillingClock(t.db, provider, rates, new Date("2026-03-01T10:00:00Z"));
     expect(keysOf(org.id)).toHaveLength(1);
+  });
+});
+
+describe("dunning keeps each attempt exactly once", () => {
+  it("an unanswered retry stays that attempt: after its claim lapses, the same key, never a new one", async () => {
+    const org = await subscribed(APPROVE_THEN_DECLINE, 1);
+    const inner = createTestProvider();
+    let lose = false;
+    const { provider, keysOf } = observed({
+      ...inner,
+      // The provider's answer to the retry is lost once (it charged nothing: the card declines).
+      chargeSaved: async (r) => {
+        const answer = await inner.chargeSaved(r);
+        if (!lose) return answer;
+        lose = false;
+        return { status: "unknown", reason: "timeout" };
+      },
+    });
+    const mailer = createMailer(t.db);
+    const clock = (at: Date) =>
+      runBillingClock(t.db, provider, rates, at, { mail: { mailer, origin: ORIGIN } });
+    await clock(END);
+    lose = true;
+    expect((await clock(day(1))).pending).toBeGreaterThanOrEqual(1);
+    expect(keysOf(org.id)).toEqual([renewalKey(org.id, END, 1), renewalKey(org.id, END, 2)]);
+    expect((await renewalOf(org.id)).attempts.map((a) => a.status)).toEqual(["failed", "unknown"]);
+    // Still claimed: another run leaves it alone.
+    await clock(day(1.01));
+    expect(keysOf(org.id)).toHaveLength(2);
+    // The instance died: the claim lapses, and the next run asks again under attempt 2's key.
+    await t.db
+      .update(orders)
+      .set({ claimedUntil: sql`now() - interval '1 second'` })
+      .where(and(eq(orders.organizationId, org.id), eq(orders.kind, "renewal")));
+    await clock(day(1.02));
+    expect(keysOf(org.id)).toEqual([
+      renewalKey(org.id, END, 1),
+      renewalKey(org.id, END, 2),
+      renewalKey(org.id, END, 2),
+    ]);
+    expect(await sub(org.id)).toMatchObject({ status: "past_due", dunningAttempt: 2, nextRetryAt: day(3) });
+    expect((await renewalOf(org.id)).attempts.map((a) => a.status)).toEqual(["failed", "failed"]);
+    expect(await billingMails(org.owners)).toHaveLength(2);
+  });
+
+  it("a late payment_failed webhook about an attempt already recorded changes nothing", async () => {
+    const org = await subscribed(APPROVE_THEN_DECLINE, 1);
+    const mailer = createMailer(t.db);
+    await runBillingClock(t.db, createTestProvider(), rates, END, { mail: { mailer, origin: ORIGIN } });
+    const before = await sub(org.id);
+    const { order } = await renewalOf(org.id);
+    const event = {
+      type: "payment_intent.payment_failed",
+      data: {
+        object: {
+          id: "pi_late",
+          metadata: { orderId: order.id },
+          last_payment_error: { code: "card_declined", message: "Declined." },
+        },
+      },
+    };
+    expect(await applyStripeEvent(t.db, event)).toEqual({ received: true, applied: false });
+    expect(await sub(org.id)).toEqual(before);
+    expect((await renewalOf(org.id)).attempts).toHaveLength(1);
+  });
+});
+
+describe("dunning on graphile-worker", () => {
+  it("a tick at the retry instant enqueues each attempt once, and the workers charge it once", async () => {
+    const org = await subscribed(APPROVE_THEN_DECLINE, 1);
+    const { provider, keysOf } = observed(createTestProvider());
+    await runBillingClock(t.db, provider, rates, END);
+    expect(await sub(org.id)).toMatchObject({ status: "past_due", dunningAttempt: 1 });
+    const other = postgres(t.url, { max: 5, onnotice: () => {} });
+    const deps = (db: typeof t.db) => ({
+      db,
+      provider: async () => provider,
+      rates: async () => rates,
+      mail: () => ({ mailer: createMailer(db), origin: ORIGIN }),
+    });
+    const runners: Runner[] = [];
+    try {
+      runners.push(await startBillingWorker(t.url, deps(t.db), { crontab: "" }));
+      runners.push(await startBillingWorker(t.url, deps(drizzle(other, { schema })), { crontab: "" }));
+      const at = day(1).toISOString();
+      await quickAddJob({ connectionString: t.url }, "billing_tick", { at });
+      await quickAddJob({ connectionString: t.url }, "billing_tick", { at });
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const [left] = await t.sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs`;
+        if ((left?.n ?? 1) === 0 && (await sub(org.id))?.dunningAttempt === 2) break;
+        if (Date.now() > deadline) throw new Error("the workers did not finish");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+      await other.end();
+    }
+    expect(keysOf(org.id)).toEqual([renewalKey(org.id, END, 1), renewalKey(org.id, END, 2)]);
+    expect(await sub(org.id)).toMatchObject({ status: "past_due", nextRetryAt: day(3) });
+    expect(await billingMails(org.owners)).toHaveLength(1);
   });
 });
