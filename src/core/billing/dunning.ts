@@ -8,6 +8,12 @@
  * attempt, ends the subscription: the organization is on Free.
  */
 
+/**
+ * Where an owner updates the card on file: the customer billing page, which every dunning mail and
+ * the past-due banner link to.
+ */
+export const UPDATE_CARD_PATH = "/dashboard/billing";
+
 /** Days after the unpaid period's end at which the card on file is tried again, in order. */
 export const RETRY_DAYS = [1, 3, 5] as const;
 

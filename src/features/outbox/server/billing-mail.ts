@@ -1,11 +1,6 @@
 import "server-only";
+import { UPDATE_CARD_PATH } from "@/core/billing/dunning";
 import { compose, type MailMessage } from "@/server/mail/templates";
-
-/**
- * Where an owner updates the card on file (the customer billing page). Kept here until the route
- * table names it; every dunning mail links to it.
- */
-export const BILLING_PAGE_PATH = "/dashboard/billing";
 
 /** What every dunning mail says about the charge that failed. */
 export interface FailedCharge {
@@ -29,7 +24,7 @@ export function mailInstant(at: Date): string {
 }
 
 function billingLink(origin: string) {
-  return { link: new URL(BILLING_PAGE_PATH, origin).toString(), label: "Update your card" };
+  return { link: new URL(UPDATE_CARD_PATH, origin).toString(), label: "Update your card" };
 }
 
 function whatFailed(c: FailedCharge): string {
@@ -73,7 +68,7 @@ export const billingMail = {
         p: `The ${c.planName} subscription has ended and ${c.organizationName} is now on the Free plan, with its limits. Your data, invoices and receipts are kept.`,
       },
       { p: "To subscribe again, add a card and choose a plan:" },
-      { link: new URL(BILLING_PAGE_PATH, origin).toString(), label: "Open billing" },
+      { link: new URL(UPDATE_CARD_PATH, origin).toString(), label: "Open billing" },
     ]);
   },
   /** A retry went through: the plan is back. */
@@ -89,7 +84,7 @@ export const billingMail = {
         {
           p: `We charged ${c.card} ${c.amount}. ${c.organizationName}'s ${c.planName} plan is active again, paid until ${mailInstant(c.periodEnd)}.`,
         },
-        { link: new URL(BILLING_PAGE_PATH, origin).toString(), label: "Open billing" },
+        { link: new URL(UPDATE_CARD_PATH, origin).toString(), label: "Open billing" },
       ],
     );
   },

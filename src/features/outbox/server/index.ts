@@ -1,3 +1,3 @@
 import "server-only";
 
-export { BILLING_PAGE_PATH, billingMail, type FailedCharge, mailInstant } from "./billing-mail";
+export { billingMail, type FailedCharge, mailInstant } from "./billing-mail";
