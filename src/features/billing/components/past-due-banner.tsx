@@ -73,7 +73,7 @@ export function PastDueBanner({
         </div>
       </div>
       {canManage ? (
-        <Button asChild size="sm" className="shrink-0 self-start">
+        <Button asChild size="sm" className="ml-8 shrink-0 self-start sm:ml-0">
           <Link href={UPDATE_CARD_PATH}>Update card</Link>
         </Button>
       ) : null}

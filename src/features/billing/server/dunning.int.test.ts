@@ -7,7 +7,7 @@ import { type CheckedCard, checkCard } from "@/core/billing/card";
 import { MAX_RENEWAL_ATTEMPTS, RETRY_DAYS } from "@/core/billing/dunning";
 import { planOf } from "@/core/billing/plans";
 import { addPeriod } from "@/core/billing/subscription";
-import type { RateTable } from "@/core/money";
+import { type RateTable, toDecimalString } from "@/core/money";
 import * as schema from "@/server/db/schema";
 import {
   invoices,
@@ -190,7 +190,9 @@ describe("dunning: a declined renewal is retried on the schedule", () => {
       expect(m.subject).toBe(`Payment failed: Dunning ${orgCounter}'s Pro plan`);
       expect(m.text).toContain(`${ORIGIN}/dashboard/billing`);
       expect(m.text).toContain("2026-03-01 10:00 UTC");
-      expect(m.text).toContain("Visa ending 0341");
+      const { order } = await renewalOf(org.id);
+      const amount = toDecimalString({ amount: order.totalMinor, currency: "EUR" });
+      expect(m.text).toContain(`We could not charge ${amount} EUR to Visa ending 0341 for Dunning`);
       expect(m.text).toContain("Attempt 1 of 4");
     }
 

@@ -28,7 +28,7 @@ function billingLink(origin: string) {
 }
 
 function whatFailed(c: FailedCharge): string {
-  return `We could not charge ${c.card} ${c.amount} for ${c.organizationName}'s ${c.planName} plan (${c.interval}): ${c.reason}`;
+  return `We could not charge ${c.amount} to ${c.card} for ${c.organizationName}'s ${c.planName} plan (${c.interval}). ${c.reason}`;
 }
 
 /** The mails the billing clock sends an organization's owners when a renewal fails or recovers. */
