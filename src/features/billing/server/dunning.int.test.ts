@@ -27,7 +27,7 @@ import { createTestProvider } from "@/server/payments/test-provider";
 import { organizationPlan } from "@/server/plan-limits";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
-import { renewalKey, runBillingClock } from "./renew";
+import { renewalKey, retryPastDueNow, runBillingClock } from "./renew";
 import { applyStripeEvent } from "./stripe-webhook";
 import { startBillingWorker } from "./worker";
 
@@ -378,6 +378,44 @@ describe("dunning: a declined renewal is retried on the schedule", () => {
         .from(subscriptions)
         .where(and(inArray(subscriptions.organizationId, ids), sql`${subscriptions.status} <> 'ended'`)),
     ).toHaveLength(0);
+  });
+});
+
+describe("retrying a past-due renewal now", () => {
+  it("is the schedule's next attempt: declined keeps the schedule, paid restores the plan", async () => {
+    const org = await subscribed(APPROVE_THEN_DECLINE, 1);
+    const inner = createTestProvider();
+    const { provider, keysOf } = observed(inner);
+    const mail = { mailer: createMailer(t.db), origin: ORIGIN };
+    expect(await retryPastDueNow(t.db, provider, rates, org.id, END, { mail })).toBe("skipped");
+    await runBillingClock(t.db, provider, rates, END, { mail });
+    // Still the declining card: attempt 2, and attempt 3 stays on its day.
+    expect(await retryPastDueNow(t.db, provider, rates, org.id, day(0.25), { mail })).toBe("failed");
+    expect(await sub(org.id)).toMatchObject({ status: "past_due", dunningAttempt: 2, nextRetryAt: day(3) });
+    const saved = await inner.charge({
+      amount: { amount: 100n, currency: "EUR" },
+      card: card("4242424242424242"),
+      idempotencyKey: `${org.id}:card-update`,
+      description: "card check",
+      metadata: {},
+    });
+    if (saved.status !== "succeeded" || !saved.saved) throw new Error("the card was not saved");
+    await t.db.update(paymentMethods).set(saved.saved).where(eq(paymentMethods.organizationId, org.id));
+    expect(await retryPastDueNow(t.db, provider, rates, org.id, day(0.5), { mail })).toBe("renewed");
+    expect(keysOf(org.id)).toEqual([1, 2, 3].map((a) => renewalKey(org.id, END, a)));
+    expect(await sub(org.id)).toMatchObject({
+      status: "active",
+      dunningAttempt: 0,
+      nextRetryAt: null,
+      currentPeriodStart: END,
+    });
+    expect(await limitsAt(org.id, day(0.5))).toEqual(planOf("pro").limits);
+    expect((await billingMails(org.owners)).map((m) => m.subject.split(":")[0])).toEqual([
+      "Payment failed",
+      "Payment failed",
+      "Payment received",
+    ]);
+    expect(await retryPastDueNow(t.db, provider, rates, org.id, day(0.6), { mail })).toBe("skipped");
   });
 });
 

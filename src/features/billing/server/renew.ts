@@ -80,7 +80,13 @@ async function noCardNotice(tx: Tx, sub: typeof subscriptions.$inferSelect): Pro
  * its renewal order (unique per subscription and period start) is placed, or an abandoned claim on
  * it is taken over. Only the instance that holds the claim charges.
  */
-async function claimRenewal(db: Db, rates: RateTable | null, organizationId: string, at: Date) {
+async function claimRenewal(
+  db: Db,
+  rates: RateTable | null,
+  organizationId: string,
+  at: Date,
+  retryNow = false,
+) {
   return db.transaction(async (tx): Promise<Claim> => {
     await lockOrganizationBilling(tx, organizationId);
     const [sub] = await tx
@@ -113,7 +119,8 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
         .where(and(eq(payments.orderId, existing.id), eq(payments.status, "unknown")))
         .limit(1);
       // No attempt in flight: the last one was declined, and the next waits for its retry instant.
-      if (!inFlight && (!retry || !sub.nextRetryAt || sub.nextRetryAt > at)) return { done: "skipped" };
+      const retryDue = retry && sub.nextRetryAt !== null && (retryNow || sub.nextRetryAt <= at);
+      if (!inFlight && !retryDue) return { done: "skipped" };
       if (!card) {
         if (inFlight) return { done: "skipped" };
         // The card was removed while past due: nothing left to try.
@@ -225,7 +232,13 @@ interface RenewalRun {
 }
 
 /** Options of a renewal run: the receipt's issuer and seller, and where the dunning mails go. */
-export type RenewalOptions = { issuer?: string; seller?: ReceiptSeller; mail?: BillingMail };
+export type RenewalOptions = {
+  issuer?: string;
+  seller?: ReceiptSeller;
+  mail?: BillingMail;
+  /** A past-due subscription's next attempt is made now rather than at `next_retry_at`. */
+  retryNow?: boolean;
+};
 
 async function renewOnce(
   db: Db,
@@ -235,9 +248,9 @@ async function renewOnce(
   at: Date,
   options: RenewalOptions,
 ): Promise<RenewalRun> {
-  const { mail, ...receipt } = options;
+  const { mail, retryNow, ...receipt } = options;
   const key = await currentSigningKey(db);
-  const claim = await claimRenewal(db, rates, organizationId, at);
+  const claim = await claimRenewal(db, rates, organizationId, at, retryNow);
   if ("done" in claim) {
     await sendDunningNotice(mail, claim.notice ?? null);
     return { outcome: claim.done, retried: false, declined: false };
@@ -324,6 +337,28 @@ export async function renewSubscription(
   options: RenewalOptions = {},
 ): Promise<RenewalOutcome> {
   return (await renewOnce(db, provider, rates, organizationId, at, options)).outcome;
+}
+
+/**
+ * Tries a past-due subscription's card again now (after an owner updated the card, say), as the
+ * next attempt of the schedule: its own key, the same settlement and mails as the clock's retries.
+ * A paid attempt restores the plan at once; a declined one keeps the schedule (or ends it after the
+ * last attempt). "skipped" when the subscription is not past due or an attempt is in flight.
+ */
+export async function retryPastDueNow(
+  db: Db,
+  provider: PaymentProvider,
+  rates: RateTable | null,
+  organizationId: string,
+  at: Date,
+  options: Omit<RenewalOptions, "retryNow"> = {},
+): Promise<RenewalOutcome> {
+  const [sub] = await db
+    .select({ status: subscriptions.status })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, organizationId));
+  if (sub?.status !== "past_due") return "skipped";
+  return renewSubscription(db, provider, rates, organizationId, at, { ...options, retryNow: true });
 }
 
 /**
