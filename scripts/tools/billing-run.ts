@@ -1,6 +1,9 @@
 /**
  * `npm run billing:run -- --at <ISO instant>`: runs every billing job due at that instant once and
- * prints a one-line JSON summary. Refuses unless the offline test provider is the active one.
+ * prints a one-line JSON summary: `renewed` periods paid (by a renewal or a retry), `failed`
+ * renewals declined and left past due for a retry, `retried` retries made (whatever their outcome),
+ * `downgraded` subscriptions that ended on Free (unpaid after their last attempt, a hard decline, no
+ * card, or cancelled at period end). Refuses unless the offline test provider is the active one.
  */
 import { parseArgs } from "node:util";
 import { ClockRefused, runTestClock } from "@/features/billing/server/clock";
@@ -17,8 +20,9 @@ try {
       due: summary.due,
       renewed: summary.renewed,
       failed: summary.failed,
+      retried: summary.retried,
+      downgraded: summary.downgraded + summary.ended,
       pending: summary.pending,
-      downgraded: summary.failed + summary.ended,
     }),
   );
 } catch (error) {

@@ -33,9 +33,11 @@ export interface SubscriptionState {
  * The plan an organization has now: the paid plan only inside a period that was paid for. When the
  * period ends the subscription must have been renewed (which starts a new period, on the scheduled
  * plan if a downgrade was set); a period that ends unpaid, cancelled or not, falls back to Free.
+ * Past due (a declined renewal being retried) is no grace: it keeps the plan only while the paid
+ * period lasts, and a paid retry restores it from the retry on. An ended subscription is Free.
  */
 export function effectivePlan(sub: SubscriptionState | null | undefined, now: Date): PlanId {
-  if (sub?.status !== "active") return "free";
+  if (!sub || (sub.status !== "active" && sub.status !== "past_due")) return "free";
   return now < sub.currentPeriodEnd ? sub.plan : "free";
 }
 

@@ -12,10 +12,10 @@ export type MailMessage = {
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-type Block = { p: string } | { link: string; label: string } | { small: string };
+export type Block = { p: string } | { link: string; label: string } | { small: string };
 
 /** One message in two forms: plain text and a simple, accessible HTML version of the same words. */
-function compose(kind: MailKind, origin: string, subject: string, blocks: Block[]): MailMessage {
+export function compose(kind: MailKind, origin: string, subject: string, blocks: Block[]): MailMessage {
   const text = [
     ...blocks.map((b) => ("p" in b ? b.p : "link" in b ? `${b.label}: ${b.link}` : b.small)),
     "",

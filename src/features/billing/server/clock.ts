@@ -2,6 +2,8 @@ import "server-only";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
+import { createMailer } from "@/server/mail/outbox";
+import { createSmtpSender } from "@/server/mail/smtp";
 import { getPaymentProvider } from "@/server/payments";
 import { type ClockSummary, runBillingClock } from "./renew";
 import { sellerDetails } from "./seller";
@@ -22,8 +24,19 @@ export async function runTestClock(at: Date): Promise<ClockSummary> {
     );
   }
   const db = getDb();
-  return runBillingClock(db, provider, await loadRateTable(db), at, {
-    issuer: getEnv().APP_URL ?? "Abacus",
-    seller: sellerDetails(),
+  const env = getEnv();
+  // The dunning mails go to the outbox (and SMTP when set); their links go to stderr, never to
+  // stdout, which carries the one-line summary.
+  const mailer = createMailer(db, {
+    deliver: env.SMTP_URL ? createSmtpSender(env.SMTP_URL, env.MAIL_FROM) : undefined,
+    announce: (line) => process.stderr.write(`${line}\n`),
   });
+  const summary = await runBillingClock(db, provider, await loadRateTable(db), at, {
+    issuer: env.APP_URL ?? "Abacus",
+    seller: sellerDetails(),
+    // As the app's origin (`appOrigin`), without loading Better Auth into a command-line tool.
+    mail: { mailer, origin: env.APP_URL ? new URL(env.APP_URL).origin : `http://localhost:${env.PORT}` },
+  });
+  await mailer.flush();
+  return summary;
 }

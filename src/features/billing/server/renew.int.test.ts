@@ -166,18 +166,23 @@ describe("the billing clock", () => {
     }
   });
 
-  it("ends the subscription when the card on file is declined: Free from the period's end", async () => {
+  it("makes the subscription past due when the card on file is declined: Free from the period's end", async () => {
     const orgId = await subscribed("4000000000000341");
     const at = new Date("2026-03-01T00:00:00Z");
     const summary = await runBillingClock(t.db, createTestProvider(), rates, at);
     expect(summary.failed).toBeGreaterThanOrEqual(1);
-    expect(await sub(orgId)).toMatchObject({ status: "ended" });
+    // The retries are dunning.int.test.ts's subject: here only the first step.
+    expect(await sub(orgId)).toMatchObject({
+      status: "past_due",
+      dunningAttempt: 1,
+      nextRetryAt: new Date("2026-03-01T10:00:00Z"),
+    });
     expect(await organizationPlan(t.db, orgId, at)).toBe("free");
     const [renewal] = await t.db
       .select()
       .from(orders)
       .where(and(eq(orders.organizationId, orgId), sql`${orders.periodStart} is not null`));
-    expect(renewal).toMatchObject({ status: "failed", failureCode: "card_declined" });
+    expect(renewal).toMatchObject({ status: "pending", failureCode: "card_declined", claimedUntil: null });
   });
 
   it("charges a scheduled downgrade's plan, and ends a cancelled plan without a charge", async () => {
@@ -206,12 +211,31 @@ describe("npm run billing:run", () => {
 
   it("runs the due renewals once as of the given instant and prints one JSON line", async () => {
     const orgId = await subscribed();
+    // Declined at its period's end, then retried on the schedule: all of it lies before `at`.
+    const declining = await subscribed("4000000000000341");
     const at = "2026-04-15T00:00:00Z";
     const first = await run(at);
     const summary = JSON.parse(first.stdout.trim());
     expect(first.stdout.trim().split("\n")).toHaveLength(1);
-    expect(summary).toMatchObject({ at: "2026-04-15T00:00:00.000Z", failed: 0, pending: 0 });
+    expect(Object.keys(summary)).toEqual([
+      "at",
+      "due",
+      "renewed",
+      "failed",
+      "retried",
+      "downgraded",
+      "pending",
+    ]);
+    expect(summary).toMatchObject({ at: "2026-04-15T00:00:00.000Z", pending: 0 });
     expect(summary.renewed).toBeGreaterThanOrEqual(1);
+    expect(summary.failed).toBeGreaterThanOrEqual(3);
+    expect(summary.retried).toBeGreaterThanOrEqual(3);
+    expect(summary.downgraded).toBeGreaterThanOrEqual(1);
+    expect(await sub(declining)).toMatchObject({ status: "ended", dunningAttempt: 4, nextRetryAt: null });
+    // Each step mailed the owner (the mails' links go to stderr, never stdout).
+    const [mailed] = await t.sql<{ n: number }[]>`
+      select count(*)::int as n from mail_outbox where kind = 'billing' and text like ${`%Renew ${orgCounter}'s %`}`;
+    expect(mailed?.n).toBe(4);
     // Monthly from 31 January: the clock jumped two periods, renewed in turn (28 February, 28 March).
     expect((await sub(orgId))?.currentPeriodEnd.toISOString()).toBe("2026-04-28T10:00:00.000Z");
     const renewals = await t.db
@@ -223,7 +247,7 @@ describe("npm run billing:run", () => {
       ["2026-02-28T10:00:00.000Z", "paid"],
       ["2026-03-28T10:00:00.000Z", "paid"],
     ]);
-    expect(JSON.parse((await run(at)).stdout)).toMatchObject({ due: 0, renewed: 0 });
+    expect(JSON.parse((await run(at)).stdout)).toMatchObject({ due: 0, renewed: 0, retried: 0 });
   });
 
   it("refuses unless the offline test provider is the active one", async () => {

@@ -1,14 +1,16 @@
 import "server-only";
-import { and, count, desc, eq, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, lte, or, sql } from "drizzle-orm";
+import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
 import { addPeriod } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
-import { orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
+import { orders, organization, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard } from "./charge";
+import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
 import { lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
@@ -23,10 +25,15 @@ const CLAIM_SECONDS = 120;
 export const MAX_RENEWALS_PER_RUN = 20_000;
 
 export type RenewalOutcome =
-  /** The next period is paid. */
+  /** The next period is paid (by the renewal or by a retry). */
   | "renewed"
-  /** The card on file was declined (or there is none): the subscription ended, back to Free. */
+  /** The card on file was declined (soft): the subscription is past due until its next retry. */
   | "failed"
+  /**
+   * The period could not be paid: a hard decline, the last retry declined, or no card on file. The
+   * subscription ended: Free.
+   */
+  | "downgraded"
   /** Cancelled at period end: the subscription ended without a charge. */
   | "ended"
   /** The provider's answer is not known yet: the order stays pending and is tried again later. */
@@ -40,14 +47,32 @@ export function renewalKey(organizationId: string, periodStart: Date, attempt: n
 }
 
 type Claim =
-  | { done: RenewalOutcome }
-  | { order: OrderRow; card: typeof paymentMethods.$inferSelect; attempt: number };
+  | { done: RenewalOutcome; notice?: DunningNotice }
+  | { order: OrderRow; card: typeof paymentMethods.$inferSelect; attempt: number; retry: boolean };
 
 async function endSubscription(tx: Tx, organizationId: string, at: Date) {
   await tx
     .update(subscriptions)
-    .set({ status: "ended", updatedAt: at })
+    .set({ status: "ended", nextRetryAt: null, updatedAt: at })
     .where(eq(subscriptions.organizationId, organizationId));
+}
+
+/** The owners' last mail when a period ends unpaid without a charge (no card on file). */
+async function noCardNotice(tx: Tx, sub: typeof subscriptions.$inferSelect): Promise<DunningNotice> {
+  const [org] = await tx
+    .select({ name: organization.name })
+    .from(organization)
+    .where(eq(organization.id, sub.organizationId));
+  const pseudo = {
+    organizationId: sub.organizationId,
+    billingName: org?.name ?? sub.organizationId,
+    plan: sub.plan,
+    interval: sub.interval,
+    totalMinor: 0n,
+    currency: sub.currency,
+    failureReason: "There is no card on file.",
+  } as OrderRow;
+  return { kind: "ended", why: "no_card", charge: await chargeFacts(tx, pseudo, null, 0) };
 }
 
 /**
@@ -55,16 +80,25 @@ async function endSubscription(tx: Tx, organizationId: string, at: Date) {
  * its renewal order (unique per subscription and period start) is placed, or an abandoned claim on
  * it is taken over. Only the instance that holds the claim charges.
  */
-async function claimRenewal(db: Db, rates: RateTable | null, organizationId: string, at: Date) {
+async function claimRenewal(
+  db: Db,
+  rates: RateTable | null,
+  organizationId: string,
+  at: Date,
+  retryNow = false,
+) {
   return db.transaction(async (tx): Promise<Claim> => {
     await lockOrganizationBilling(tx, organizationId);
     const [sub] = await tx
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.organizationId, organizationId));
-    if (sub?.status !== "active" || sub.currentPeriodEnd > at) return { done: "skipped" };
+    if (!sub || sub.currentPeriodEnd > at) return { done: "skipped" };
+    // Past due: only when its next retry is due (or an attempt in flight was abandoned, below).
+    const retry = sub.status === "past_due";
+    if (sub.status !== "active" && !retry) return { done: "skipped" };
     const periodStart = sub.currentPeriodEnd;
-    if (sub.cancelAtPeriodEnd) {
+    if (sub.cancelAtPeriodEnd && !retry) {
       await endSubscription(tx, organizationId, at);
       return { done: "ended" };
     }
@@ -78,7 +112,30 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
       .where(and(eq(orders.organizationId, organizationId), eq(orders.periodStart, periodStart)));
     let order: OrderRow;
     if (existing) {
-      if (existing.status !== "pending" || !card) return { done: "skipped" };
+      if (existing.status !== "pending") return { done: "skipped" };
+      const [inFlight] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.orderId, existing.id), eq(payments.status, "unknown")))
+        .limit(1);
+      // No attempt in flight: the last one was declined, and the next waits for its retry instant.
+      const retryDue = retry && sub.nextRetryAt !== null && (retryNow || sub.nextRetryAt <= at);
+      if (!inFlight && !retryDue) return { done: "skipped" };
+      if (!card) {
+        if (inFlight) return { done: "skipped" };
+        // The card was removed while past due: nothing left to try.
+        await tx
+          .update(orders)
+          .set({
+            status: "failed",
+            failureCode: "no_card",
+            failureReason: "There is no card on file.",
+            claimedUntil: null,
+          })
+          .where(eq(orders.id, existing.id));
+        await endSubscription(tx, organizationId, at);
+        return { done: "downgraded", notice: await noCardNotice(tx, sub) };
+      }
       const [claimed] = await tx
         .update(orders)
         .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
@@ -91,10 +148,23 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
         .returning();
       if (!claimed) return { done: "skipped" };
       order = claimed;
+      if (!inFlight) {
+        // A retry: a new attempt (its own payment row, so its own key), on the card on file now.
+        await tx.insert(payments).values({
+          orderId: order.id,
+          provider: card.provider,
+          status: "unknown",
+          amountMinor: order.totalMinor,
+          currency: order.currency,
+          cardBrand: card.brand,
+          cardLast4: card.last4,
+        });
+      }
     } else {
+      if (retry) return { done: "skipped" };
       if (!card) {
         await endSubscription(tx, organizationId, at);
-        return { done: "failed" };
+        return { done: "downgraded", notice: await noCardNotice(tx, sub) };
       }
       const plan = getPlan(sub.scheduledPlan ?? sub.plan);
       const [billing] = await tx
@@ -114,7 +184,7 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
         : null;
       if (!plan || !billing || !quote?.ok) {
         await endSubscription(tx, organizationId, at);
-        return { done: "failed" };
+        return { done: "downgraded" };
       }
       const q = quote.value;
       const [placed] = await tx
@@ -148,9 +218,103 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
       });
       order = placed;
     }
+    // Every attempt at the period is one payment row of its order: this one's number is their count.
     const [attempts] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
-    return { order, card, attempt: Math.max(1, attempts?.n ?? 1) };
+    return { order, card, attempt: Math.max(1, attempts?.n ?? 1), retry };
   });
+}
+
+/** One run's result for one subscription: its outcome, and whether a charge was a retry or declined. */
+interface RenewalRun {
+  outcome: RenewalOutcome;
+  retried: boolean;
+  declined: boolean;
+}
+
+/** Options of a renewal run: the receipt's issuer and seller, and where the dunning mails go. */
+export type RenewalOptions = {
+  issuer?: string;
+  seller?: ReceiptSeller;
+  mail?: BillingMail;
+  /** A past-due subscription's next attempt is made now rather than at `next_retry_at`. */
+  retryNow?: boolean;
+};
+
+async function renewOnce(
+  db: Db,
+  provider: PaymentProvider,
+  rates: RateTable | null,
+  organizationId: string,
+  at: Date,
+  options: RenewalOptions,
+): Promise<RenewalRun> {
+  const { mail, retryNow, ...receipt } = options;
+  const key = await currentSigningKey(db);
+  const claim = await claimRenewal(db, rates, organizationId, at, retryNow);
+  if ("done" in claim) {
+    await sendDunningNotice(mail, claim.notice ?? null);
+    return { outcome: claim.done, retried: false, declined: false };
+  }
+  const { order, card, attempt, retry } = claim;
+  const periodStart = order.periodStart ?? at;
+  const charge = await chargeSavedCard(provider, {
+    amount: { amount: order.totalMinor, currency: order.currency },
+    card: { customerReference: card.customerReference, methodReference: card.methodReference },
+    idempotencyKey: renewalKey(organizationId, periodStart, attempt),
+    description: `Abacus ${order.plan} (${order.interval}) renewal`,
+    metadata: { orderId: order.id, organizationId, attempt: String(attempt) },
+  });
+  const settled = await db.transaction(
+    async (tx): Promise<{ run: RenewalRun; notice: DunningNotice | null }> => {
+      await lockOrganizationBilling(tx, organizationId);
+      const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
+      if (!current) throw new Error("The renewal order disappeared");
+      const none = { retried: retry, declined: false };
+      // Our attempt was settled meanwhile (a webhook): nothing to apply, nothing to mail.
+      const [inFlight] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
+        .limit(1);
+      if (current.status !== "pending" || !inFlight)
+        return { run: { outcome: "skipped", ...none }, notice: null };
+      const outcome = await settleCharge(tx, current, charge, { key, ...receipt, paidAt: at });
+      if (outcome.status === "pending") return { run: { outcome: "pending", ...none }, notice: null };
+      if (outcome.status === "paid") {
+        const [sub] = await tx
+          .select({ end: subscriptions.currentPeriodEnd })
+          .from(subscriptions)
+          .where(eq(subscriptions.organizationId, organizationId));
+        const notice: DunningNotice | null =
+          retry && sub
+            ? { kind: "recovered", charge: await chargeFacts(tx, current, card, attempt), periodEnd: sub.end }
+            : null;
+        return { run: { outcome: "renewed", ...none }, notice };
+      }
+      if (outcome.status !== "failed") return { run: { outcome: "skipped", ...none }, notice: null };
+      // Declined: the dunning step settleFailed took shows on the subscription and the order.
+      const [after] = await tx.select().from(orders).where(eq(orders.id, order.id));
+      const [sub] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.organizationId, organizationId));
+      const facts = await chargeFacts(tx, after ?? current, card, attempt);
+      const declined = { retried: retry, declined: true };
+      if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
+        return {
+          run: { outcome: "failed", ...declined },
+          notice: { kind: "failed", charge: facts, retryAt: sub.nextRetryAt },
+        };
+      }
+      const why =
+        declineKind(charge.status === "declined" ? charge.code : "") === "hard"
+          ? "hard_decline"
+          : "retries_exhausted";
+      return { run: { outcome: "downgraded", ...declined }, notice: { kind: "ended", charge: facts, why } };
+    },
+  );
+  await sendDunningNotice(mail, settled.notice);
+  return settled.run;
 }
 
 /**
@@ -159,6 +323,10 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
  * held while it answers), and a second short transaction settles the outcome. A crash after the
  * provider's answer leaves the order pending with its claim; once the claim lapses the next run
  * charges again under the same key, and the provider answers with the first charge.
+ *
+ * A declined renewal follows the dunning schedule (`src/core/billing/dunning.ts`): the subscription
+ * is past due and this function, run again at `next_retry_at`, makes the next attempt, a new payment
+ * row under its own key `renewalKey(…, attempt)`. The owners are mailed at each step.
  */
 export async function renewSubscription(
   db: Db,
@@ -166,57 +334,62 @@ export async function renewSubscription(
   rates: RateTable | null,
   organizationId: string,
   at: Date,
-  options: { issuer?: string; seller?: ReceiptSeller } = {},
+  options: RenewalOptions = {},
 ): Promise<RenewalOutcome> {
-  const key = await currentSigningKey(db);
-  const claim = await claimRenewal(db, rates, organizationId, at);
-  if ("done" in claim) return claim.done;
-  const { order, card, attempt } = claim;
-  const periodStart = order.periodStart ?? at;
-  const charge = await chargeSavedCard(provider, {
-    amount: { amount: order.totalMinor, currency: order.currency },
-    card: { customerReference: card.customerReference, methodReference: card.methodReference },
-    idempotencyKey: renewalKey(organizationId, periodStart, attempt),
-    description: `Abacus ${order.plan} (${order.interval}) renewal`,
-    metadata: { orderId: order.id, organizationId },
-  });
-  return db.transaction(async (tx) => {
-    await lockOrganizationBilling(tx, organizationId);
-    const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
-    if (!current) throw new Error("The renewal order disappeared");
-    const outcome = await settleCharge(tx, current, charge, { key, ...options, paidAt: at });
-    if (outcome.status === "paid") return "renewed";
-    if (outcome.status === "pending") return "pending";
-    if (outcome.status === "failed") {
-      await endSubscription(tx, organizationId, at);
-      return "failed";
-    }
-    return "skipped";
-  });
+  return (await renewOnce(db, provider, rates, organizationId, at, options)).outcome;
 }
 
-export type ClockSummary = { at: string; due: number } & Record<RenewalOutcome, number>;
+/**
+ * Tries a past-due subscription's card again now (after an owner updated the card, say), as the
+ * next attempt of the schedule: its own key, the same settlement and mails as the clock's retries.
+ * A paid attempt restores the plan at once; a declined one keeps the schedule (or ends it after the
+ * last attempt). "skipped" when the subscription is not past due or an attempt is in flight.
+ */
+export async function retryPastDueNow(
+  db: Db,
+  provider: PaymentProvider,
+  rates: RateTable | null,
+  organizationId: string,
+  at: Date,
+  options: Omit<RenewalOptions, "retryNow"> = {},
+): Promise<RenewalOutcome> {
+  const [sub] = await db
+    .select({ status: subscriptions.status })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, organizationId));
+  if (sub?.status !== "past_due") return "skipped";
+  return renewSubscription(db, provider, rates, organizationId, at, { ...options, retryNow: true });
+}
+
+/**
+ * One clock run: `due` subscriptions looked at (per pass), each outcome counted, and `retried` the
+ * charges that were retries of a past-due period (whatever their outcome).
+ */
+export type ClockSummary = { at: string; due: number; retried: number } & Record<RenewalOutcome, number>;
 
 /** A clock that jumps several periods renews them in turn, this many at most per subscription. */
 const MAX_PASSES = 36;
 
 /**
  * Runs every renewal due at `at` once: each active subscription whose period has ended and whose
- * next period has no settled renewal yet, again while renewals leave periods due (a clock that
- * jumped several months renews each month in turn).
+ * next period has no settled renewal yet, and each past-due one whose retry is due; again while
+ * that leaves something due (a clock that jumped several months renews each month in turn, and one
+ * that jumped past the retry schedule makes each retry in turn).
  */
 export async function runBillingClock(
   db: Db,
   provider: PaymentProvider,
   rates: RateTable | null,
   at: Date,
-  options: { issuer?: string; seller?: ReceiptSeller; concurrency?: number } = {},
+  options: RenewalOptions & { concurrency?: number } = {},
 ): Promise<ClockSummary> {
   const summary: ClockSummary = {
     at: at.toISOString(),
     due: 0,
     renewed: 0,
     failed: 0,
+    retried: 0,
+    downgraded: 0,
     ended: 0,
     pending: 0,
     skipped: 0,
@@ -224,37 +397,51 @@ export async function runBillingClock(
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const due = await dueSubscriptions(db, at);
     summary.due += due.length;
-    const renewedBefore = summary.renewed;
+    let progressed = false;
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < due.length; i = next++) {
         const row = due[i];
         if (!row) continue;
-        summary[await renewSubscription(db, provider, rates, row.organizationId, at, options)] += 1;
+        const run = await renewOnce(db, provider, rates, row.organizationId, at, options);
+        summary[run.outcome] += 1;
+        if (run.retried) summary.retried += 1;
+        // A renewal or a declined attempt may leave the next step due at the same instant.
+        if (run.outcome === "renewed" || run.outcome === "failed") progressed = true;
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-    if (summary.renewed === renewedBefore) break;
+    if (!progressed) break;
   }
   return summary;
 }
 
 /**
  * Active subscriptions whose period has ended by `at` and whose next period has no settled or
- * failed renewal yet, oldest first: what the test clock and the graphile-worker tick both renew.
+ * failed renewal yet, and past-due ones whose next retry is due by `at`, oldest first: what the
+ * test clock and the graphile-worker tick both renew. `attempt` is the number of declined attempts
+ * so far (0 for a renewal), so each attempt has its own job.
  */
 export async function dueSubscriptions(db: Db, at: Date) {
   return db
-    .select({ organizationId: subscriptions.organizationId, periodStart: subscriptions.currentPeriodEnd })
+    .select({
+      organizationId: subscriptions.organizationId,
+      periodStart: subscriptions.currentPeriodEnd,
+      attempt: subscriptions.dunningAttempt,
+    })
     .from(subscriptions)
     .where(
-      and(
-        eq(subscriptions.status, "active"),
-        lte(subscriptions.currentPeriodEnd, at),
-        sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
-              and o.period_start = ${subscriptions.currentPeriodEnd} and o.status <> 'pending')`,
+      or(
+        and(
+          eq(subscriptions.status, "active"),
+          lte(subscriptions.currentPeriodEnd, at),
+          sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
+              and o.period_start = date_trunc('milliseconds', ${subscriptions.currentPeriodEnd})
+              and o.status <> 'pending')`,
+        ),
+        and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
       ),
     )
-    .orderBy(subscriptions.currentPeriodEnd)
+    .orderBy(sql`coalesce(${subscriptions.nextRetryAt}, ${subscriptions.currentPeriodEnd})`)
     .limit(MAX_RENEWALS_PER_RUN);
 }

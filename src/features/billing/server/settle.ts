@@ -1,5 +1,6 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { afterDecline } from "@/core/billing/dunning";
 import { addPeriod } from "@/core/billing/subscription";
 import { toDecimalString } from "@/core/money";
 import {
@@ -24,13 +25,25 @@ export function receiptNumberFor(orderId: string, paidAt: Date): string {
   return `AB-${paidAt.getUTCFullYear()}-${orderId.replace(/-/g, "").slice(0, 12).toUpperCase()}`;
 }
 
+/**
+ * Records a definite decline of a pending order. A checkout's order fails (the form may try again
+ * under a new key). A renewal follows the dunning schedule (`afterDecline`): the attempt in flight
+ * (its payment row still `unknown`) is marked failed, and either the order stays pending while the
+ * subscription is past due until `next_retry_at`, or, after a hard decline or the last attempt, the
+ * order fails and the subscription ends (Free). A decline with no attempt in flight (a webhook about
+ * an attempt already recorded) changes nothing. The caller holds the organization's lock.
+ */
 export async function settleFailed(
   tx: Tx,
   order: OrderRow,
   code: string,
   reason: string,
   reference: string | null,
+  at: Date = new Date(),
 ): Promise<Settled> {
+  if (order.kind === "renewal" && order.periodStart) {
+    return renewalDeclined(tx, order, order.periodStart, { code, reason, reference, at });
+  }
   const [failed] = await tx
     .update(orders)
     .set({ status: "failed", failureCode: code, failureReason: reason, claimedUntil: null })
@@ -45,6 +58,58 @@ export async function settleFailed(
     .set({ status: "failed", failureCode: code, ...(reference ? { providerReference: reference } : {}) })
     .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")));
   return { outcome: await outcomeOf(tx, failed), applied: true };
+}
+
+async function renewalDeclined(
+  tx: Tx,
+  order: OrderRow,
+  periodStart: Date,
+  d: { code: string; reason: string; reference: string | null; at: Date },
+): Promise<Settled> {
+  const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
+  const settled = async () => ({ outcome: await outcomeOf(tx, current ?? order), applied: false });
+  if (current?.status !== "pending") return settled();
+  const [declined] = await tx
+    .update(payments)
+    .set({
+      status: "failed",
+      failureCode: d.code,
+      ...(d.reference ? { providerReference: d.reference } : {}),
+    })
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
+    .returning({ id: payments.id });
+  if (!declined) return settled();
+  // Every attempt at the period is one payment row of its order: this one's number is their count.
+  const [made] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
+  const step = afterDecline(periodStart, made?.n ?? 1, d.code);
+  const failure = { failureCode: d.code, failureReason: d.reason, claimedUntil: null };
+  // The subscription still on the period this renewal follows (to the millisecond: a JavaScript
+  // Date's precision, which the order's period start was read with).
+  const thisPeriod = and(
+    eq(subscriptions.organizationId, order.organizationId),
+    sql`date_trunc('milliseconds', ${subscriptions.currentPeriodEnd}) = ${periodStart.toISOString()}::timestamptz`,
+    inArray(subscriptions.status, ["active", "past_due"]),
+  );
+  if (step.kind === "retry") {
+    await tx.update(orders).set(failure).where(eq(orders.id, order.id));
+    await tx
+      .update(subscriptions)
+      .set({ status: "past_due", dunningAttempt: step.attempt, nextRetryAt: step.retryAt, updatedAt: d.at })
+      .where(thisPeriod);
+  } else {
+    await tx
+      .update(orders)
+      .set({ status: "failed", ...failure })
+      .where(eq(orders.id, order.id));
+    await tx
+      .update(subscriptions)
+      .set({ status: "ended", dunningAttempt: step.attempt, nextRetryAt: null, updatedAt: d.at })
+      .where(thisPeriod);
+  }
+  return {
+    outcome: { status: "failed", orderId: order.id, code: d.code, reason: d.reason },
+    applied: true,
+  };
 }
 
 /**
@@ -105,6 +170,9 @@ export async function settlePaid(
     cancelAtPeriodEnd: false,
     scheduledPlan: null,
     lastOrderId: order.id,
+    // Paid up: a renewal paid by a retry ends the dunning of its period.
+    dunningAttempt: 0,
+    nextRetryAt: null,
     updatedAt: paidAt,
   };
   // An organization deleted while its payment was being confirmed keeps the paid order and its
@@ -194,7 +262,9 @@ export async function settleCharge(
     return { status: "pending", orderId: order.id, reason: PENDING_REASON };
   }
   if (charge.status === "declined") {
-    return (await settleFailed(tx, order, charge.code, charge.reason, charge.reference ?? null)).outcome;
+    return (
+      await settleFailed(tx, order, charge.code, charge.reason, charge.reference ?? null, options.paidAt)
+    ).outcome;
   }
   return (await settlePaid(tx, order, charge.reference, { ...options, saved: charge.saved })).outcome;
 }

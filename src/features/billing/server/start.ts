@@ -1,8 +1,10 @@
 import "server-only";
 import type { Runner } from "graphile-worker";
+import { appOrigin } from "@/server/auth";
 import { getDb } from "@/server/db/client";
 import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
+import { getMailer } from "@/server/mail";
 import { getPaymentProvider } from "@/server/payments";
 import { backfillInvoices } from "./invoices";
 import { sellerDetails } from "./seller";
@@ -29,6 +31,7 @@ export function startBillingClock(): Promise<Runner | null> {
         provider: getPaymentProvider,
         rates: loadRateTable,
         receipt: () => ({ issuer: env.APP_URL ?? "Abacus", seller: sellerDetails() }),
+        mail: () => ({ mailer: getMailer(), origin: appOrigin() }),
       });
     } catch (error) {
       console.error("The billing clock did not start:", error instanceof Error ? error.message : error);

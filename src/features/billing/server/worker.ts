@@ -5,6 +5,7 @@ import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
 import { getLog, type Logger } from "@/server/log";
 import type { PaymentProvider } from "@/server/payments/provider";
+import type { BillingMail } from "./dunning";
 import { currentSigningKey } from "./receipt-keys";
 import { retryPendingRefunds } from "./refunds";
 import { dueSubscriptions, renewSubscription } from "./renew";
@@ -12,10 +13,11 @@ import { dueSubscriptions, renewSubscription } from "./renew";
 /**
  * The billing clock on graphile-worker, inside every app instance. Once a minute (graphile-worker's
  * cron schedules each tick once, whichever instance runs it) `billing_tick` enqueues one
- * `billing_renew` job per due subscription, keyed by subscription and period start, so ticks on
- * several instances enqueue each period once; any instance's worker then renews it, and
- * `renewSubscription` itself charges each period at most once. Every five minutes
- * `billing_refunds` asks the provider again about refunds it never answered.
+ * `billing_renew` job per due subscription, keyed by subscription, period start and attempt (a
+ * past-due subscription's retry is due at its `next_retry_at`), so ticks on several instances
+ * enqueue each attempt once; any instance's worker then runs it, and `renewSubscription` itself
+ * charges each attempt at most once. Every five minutes `billing_refunds` asks the provider again
+ * about refunds it never answered.
  */
 export const BILLING_CRONTAB = ["* * * * * billing_tick", "*/5 * * * * billing_refunds"].join("\n");
 
@@ -24,6 +26,8 @@ export interface BillingDeps {
   provider: () => Promise<PaymentProvider>;
   rates: (db: Db) => Promise<RateTable | null>;
   receipt?: () => { issuer?: string; seller?: ReceiptSeller };
+  /** Where the dunning mails go; without it none are sent. */
+  mail?: () => BillingMail;
 }
 
 function instantOf(payload: unknown): Date {
@@ -41,7 +45,7 @@ export function billingTasks(deps: BillingDeps): TaskList {
           "billing_renew",
           { organizationId: row.organizationId, at: at.toISOString() },
           {
-            jobKey: `renew:${row.organizationId}:${row.periodStart.toISOString()}`,
+            jobKey: `renew:${row.organizationId}:${row.periodStart.toISOString()}:${row.attempt}`,
             jobKeyMode: "preserve_run_at",
             maxAttempts: 10,
           },
@@ -57,7 +61,7 @@ export function billingTasks(deps: BillingDeps): TaskList {
         await deps.rates(deps.db),
         organizationId,
         instantOf(payload),
-        deps.receipt?.() ?? {},
+        { ...deps.receipt?.(), mail: deps.mail?.() },
       );
       // Not known whether the money moved: graphile-worker retries later, under the same key.
       if (outcome === "pending") throw new Error("The renewal's payment is not confirmed yet");

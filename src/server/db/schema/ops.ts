@@ -92,6 +92,7 @@ export const mailKinds = [
   "change-email",
   "invitation",
   "security",
+  "billing",
 ] as const;
 export const mailStatuses = ["kept", "sent", "failed"] as const;
 

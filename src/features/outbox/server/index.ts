@@ -1,0 +1,3 @@
+import "server-only";
+
+export { billingMail, type FailedCharge, mailInstant } from "./billing-mail";
