@@ -6,6 +6,7 @@ import { upgradeFor } from "@/core/billing/plans";
 import { ApiKeys } from "@/features/api-keys/api-keys";
 import { listApiKeys } from "@/features/api-keys/server";
 import { BillingSection, loadBilling } from "@/features/billing";
+import { PastDueBanner } from "@/features/billing/components/past-due-banner";
 import { dashboardUsage, memberSummary } from "@/features/dashboard/server";
 import { UsageChart, UsageOverview } from "@/features/dashboard/usage";
 import { HistoryList } from "@/features/history/history-list";
@@ -45,6 +46,8 @@ export default async function DashboardPage({
           {MEMBER_ROLE_LABELS[viewer.memberRole].toLowerCase()}.
         </p>
       </div>
+
+      <PastDueBanner subscription={billing.subscription} canManage={canManage} />
 
       <UsageOverview usage={usage} canManage={canManage} />
       <UsageChart daily={usage.daily} />
