@@ -13,6 +13,7 @@ export { CheckoutForm } from "./components/checkout-form";
 export { InvoiceAdmin, RevenueSummary } from "./components/invoice-admin";
 export { InvoiceList, InvoiceView } from "./components/invoice-view";
 export { OrderSelection } from "./components/order-selection";
+export { PastDueBanner } from "./components/past-due-banner";
 export { ReceiptView } from "./components/receipt-view";
 export { formatMinor } from "./format";
 export { newIdempotencyKey } from "./idempotency";
