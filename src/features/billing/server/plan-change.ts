@@ -108,7 +108,9 @@ async function prepare(
   const paid = last.kind === "proration" ? last.subtotalMinor : last.subtotalMinor - last.discountMinor;
   const coveredStart =
     last.kind === "proration" && last.periodStart ? last.periodStart : sub.currentPeriodStart;
-  if (at < coveredStart) return { ok: false, error: "The current period has not started yet." };
+  if (epochSeconds(at) < epochSeconds(coveredStart)) {
+    return { ok: false, error: "The current period has not started yet." };
+  }
   const proration = prorate({
     paid,
     coveredStart,
