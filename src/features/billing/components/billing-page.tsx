@@ -179,7 +179,18 @@ export function BillingPage({
         <BillingProfileForm initial={data.profile} countries={countries} canManage={canManage} />
       </SettingsSection>
 
-      <SettingsSection id="billing-documents" title="Invoices and credit notes" description="Newest first.">
+      <section
+        aria-labelledby="billing-documents-title"
+        className="grid min-w-0 gap-4 rounded-lg border border-border bg-card p-6"
+      >
+        <div>
+          <h2 id="billing-documents-title" className="font-semibold">
+            Invoices and credit notes
+          </h2>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Newest first. Each opens as a printable page; download the PDF or the signed receipt.
+          </p>
+        </div>
         <div className="grid min-w-0 gap-6">
           {data.invoices.length === 0 ? (
             <p className="text-sm text-muted-foreground">No invoices yet: each payment issues one.</p>
@@ -294,7 +305,7 @@ export function BillingPage({
             As of {formatDate(now)}, {timeFormat.format(now)} UTC.
           </p>
         </div>
-      </SettingsSection>
+      </section>
     </div>
   );
 }
