@@ -174,7 +174,7 @@ export function BillingPage({
       <SettingsSection
         id="billing-details"
         title="Billing details"
-        description="Printed on your next invoices. Issued invoices keep the details they were issued with."
+        description="The organization's billing name, address and tax details. Issued invoices keep the details they were issued with."
       >
         <BillingProfileForm initial={data.profile} countries={countries} canManage={canManage} />
       </SettingsSection>
