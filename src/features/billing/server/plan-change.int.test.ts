@@ -275,6 +275,35 @@ describe("an upgrade mid-period", () => {
   });
 });
 
+describe("a lost answer", () => {
+  it("leaves the upgrade pending; a later request settles it under its key, charging once", async () => {
+    const orgId = await subscribed();
+    const inner = createTestProvider();
+    const { provider: counted, calls } = counting(inner);
+    // The provider charges, but its answer never arrives.
+    const lost: PaymentProvider = {
+      ...counted,
+      chargeSaved: async (r) => {
+        await counted.chargeSaved(r);
+        return { status: "unknown", reason: "timeout" };
+      },
+    };
+    const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
+    expect(first).toMatchObject({ ok: false, pending: true });
+    expect(await subOf(orgId)).toMatchObject({ plan: "pro" });
+    // The page was reloaded: a new key, another target even. The pending upgrade is what settles.
+    const later = new Date(MID.getTime() + 60_000);
+    const second = await changePlan(t.db, counted, rates, request(orgId, "team", "yearly"), {
+      now: () => later,
+    });
+    expect(second).toMatchObject({ ok: true });
+    expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(1);
+    const placed = await prorationOrders(orgId);
+    expect(placed.map((o) => [o.status, o.interval])).toEqual([["paid", "monthly"]]);
+    expect(await subOf(orgId)).toMatchObject({ plan: "team", interval: "monthly", currentPeriodEnd: END });
+  });
+});
+
 describe("a double click", () => {
   it("charges once whether the two submits share a key or not", async () => {
     for (const shareKey of [false, true]) {

@@ -210,11 +210,28 @@ async function claimChange(
       return { order: claimed, quote: quoteOfOrder(claimed), card };
     }
     const [pending] = await tx
-      .select({ id: orders.id })
+      .select()
       .from(orders)
       .where(and(eq(orders.organizationId, organizationId), eq(orders.status, "pending")))
       .limit(1);
-    if (pending) return { done: pendingRefusal };
+    if (pending) {
+      // An upgrade whose answer was lost and whose request is gone (the page was reloaded): nothing
+      // else settles it, so this request asks the provider again under that order's own key, which
+      // answers with the first attempt's result. Anything else pending refuses the change.
+      if (pending.kind !== "proration" || !card) return { done: pendingRefusal };
+      const [resumed] = await tx
+        .update(orders)
+        .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
+        .where(
+          and(
+            eq(orders.id, pending.id),
+            sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
+          ),
+        )
+        .returning();
+      if (!resumed) return { done: pendingRefusal };
+      return { order: resumed, quote: quoteOfOrder(resumed), card };
+    }
     const prepared = await prepare(tx, rates, organizationId, request.target, now);
     if (!prepared.ok) return { done: prepared };
     if (!card)
