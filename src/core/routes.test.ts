@@ -47,6 +47,7 @@ describe("route table", () => {
     expect(navLinks("main").map((link) => link.label)).toEqual(["Calculator", "Pricing", "Docs", "Contact"]);
     expect(navLinks("app").map((link) => link.href)).toEqual([
       "/dashboard",
+      "/dashboard/billing",
       "/organization-profile",
       "/user-profile",
     ]);

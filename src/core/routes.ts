@@ -32,6 +32,7 @@ export const ROUTES = [
   { path: "/sign-up", audience: "auth", catchAll: true },
   { path: "/onboarding", audience: "signed-in" },
   { path: "/dashboard", audience: "signed-in", nav: { label: "Dashboard", section: "app" } },
+  { path: "/dashboard/billing", audience: "signed-in", nav: { label: "Billing", section: "app" } },
   {
     path: "/organization-profile",
     audience: "signed-in",

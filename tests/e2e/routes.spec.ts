@@ -25,6 +25,7 @@ const VISITS: Record<RoutePath, Visit> = {
   "/sign-up": { as: "anonymous", heading: "Create your account" },
   "/onboarding": { as: "new-user", heading: "Your profile" },
   "/dashboard": { as: "owner", heading: "Demo Company" },
+  "/dashboard/billing": { as: "owner", heading: "Billing" },
   "/organization-profile": { as: "owner", heading: "Demo Company" },
   "/user-profile": { as: "owner", heading: "Your profile" },
   "/checkout": {

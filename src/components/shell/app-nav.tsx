@@ -7,8 +7,9 @@ import { cn } from "@/lib/utils";
 export type AppNavSection = { label: string; links: { href: string; label: string }[] };
 
 function isActive(pathname: string, href: string) {
-  // "/admin" is active on its own page only; the others also on their sub-paths (profile tabs).
-  if (href === "/admin") return pathname === href;
+  // "/admin" and "/dashboard" are active on their own page only (their sub-pages have links of their
+  // own); the others also on their sub-paths (profile tabs).
+  if (href === "/admin" || href === "/dashboard") return pathname === href;
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 

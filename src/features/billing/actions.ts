@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { checkCard } from "@/core/billing/card";
+import { toDecimalString } from "@/core/money";
 import { type ActionResult, action } from "@/server/action";
 import { MANAGER_ROLES } from "@/server/authz";
 import { getDb } from "@/server/db/client";
@@ -9,33 +10,86 @@ import { getEnv } from "@/server/env";
 import { loadRateTable } from "@/server/fx";
 import { getPaymentProvider } from "@/server/payments";
 import { PAYMENT_PENDING } from "./idempotency";
+import { billingProfileSchema, cancelPlanSchema, changePlanSchema } from "./plan-schemas";
 import { checkoutSchema } from "./schemas";
+import { saveBillingProfile } from "./server/billing-page";
 import { processCheckout } from "./server/checkout";
+import { changePlan } from "./server/plan-change";
 import { sellerDetails } from "./server/seller";
 import { cancelAtPeriodEnd, keepPlan, scheduleDowngrade } from "./server/subscription";
 
 const manage = { kind: "org", roles: MANAGER_ROLES } as const;
 
-export const cancelPlanAction = action(manage, z.object({}), async ({ viewer }): Promise<ActionResult> => {
-  const result = await cancelAtPeriodEnd(getDb(), viewer.org.id);
-  return result.ok
-    ? { ok: true, data: undefined, message: "The plan will end with the current period." }
-    : { ok: false, error: result.error };
-});
+export const cancelPlanAction = action(
+  manage,
+  cancelPlanSchema,
+  async ({ viewer, input, db }): Promise<ActionResult> => {
+    const result = await cancelAtPeriodEnd(db, viewer.org.id, new Date(), input.reason ?? null);
+    return result.ok
+      ? { ok: true, data: undefined, message: "The plan will end with the current period." }
+      : { ok: false, error: result.error, fieldErrors: { reason: result.error } };
+  },
+);
+
+export type ChangePlanResult = ActionResult<{ receiptNumber: string | null; total: string }>;
+
+/**
+ * Upgrades at once, charging the proration to the card on file; the form's key makes a double
+ * click or a retry charge once. A decline changes nothing and says why.
+ */
+export const changePlanAction = action(
+  manage,
+  changePlanSchema,
+  async ({ viewer, input, db }): Promise<ChangePlanResult> => {
+    const outcome = await changePlan(
+      db,
+      await getPaymentProvider(),
+      await loadRateTable(db),
+      {
+        organizationId: viewer.org.id,
+        userId: viewer.user.id,
+        idempotencyKey: input.idempotencyKey,
+        target: { plan: input.plan, interval: input.interval },
+      },
+      { issuer: getEnv().APP_URL ?? "Abacus", seller: sellerDetails() },
+    );
+    if (!outcome.ok) {
+      return outcome.pending
+        ? { ok: false, error: outcome.error, code: PAYMENT_PENDING }
+        : { ok: false, error: outcome.error };
+    }
+    const total = toDecimalString({ amount: outcome.quote.total, currency: outcome.quote.currency });
+    return {
+      ok: true,
+      data: { receiptNumber: outcome.receiptNumber, total },
+      message: `Upgraded: ${total} ${outcome.quote.currency} charged to the card on file.`,
+    };
+  },
+);
+
+/** Saves the organization's billing details for its next invoices. */
+export const saveBillingProfileAction = action(
+  manage,
+  billingProfileSchema,
+  async ({ viewer, input, db }): Promise<ActionResult> => {
+    await saveBillingProfile(db, viewer.org.id, input);
+    return { ok: true, data: undefined, message: "Billing details saved." };
+  },
+);
 
 export const downgradePlanAction = action(
   manage,
   z.object({ plan: z.enum(["pro"], "Choose the plan to move to.") }),
-  async ({ viewer, input }): Promise<ActionResult> => {
-    const result = await scheduleDowngrade(getDb(), viewer.org.id, input.plan);
+  async ({ viewer, input, db }): Promise<ActionResult> => {
+    const result = await scheduleDowngrade(db, viewer.org.id, input.plan);
     return result.ok
       ? { ok: true, data: undefined, message: "Pro starts when the current period ends." }
       : { ok: false, error: result.error };
   },
 );
 
-export const keepPlanAction = action(manage, z.object({}), async ({ viewer }): Promise<ActionResult> => {
-  const result = await keepPlan(getDb(), viewer.org.id);
+export const keepPlanAction = action(manage, z.object({}), async ({ viewer, db }): Promise<ActionResult> => {
+  const result = await keepPlan(db, viewer.org.id);
   return result.ok
     ? { ok: true, data: undefined, message: "The plan continues as it is." }
     : { ok: false, error: result.error };

@@ -8,6 +8,7 @@ export {
   listInvoicesResponse,
 } from "./api/invoices";
 export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
+export { BillingPage } from "./components/billing-page";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";
 export { InvoiceAdmin, RevenueSummary } from "./components/invoice-admin";
@@ -20,6 +21,7 @@ export { newIdempotencyKey } from "./idempotency";
 export { type BillingData, loadBilling, loadReceipt, type ReceiptFile } from "./queries";
 export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
+export { loadBillingPage } from "./server/billing-page";
 export { ClockRefused, runTestClock } from "./server/clock";
 export {
   canSeeInvoices,

@@ -44,6 +44,11 @@ export function BillingSection({
           <h2 id="billing-title" className="text-lg font-semibold">
             Billing
           </h2>
+          <p className="mt-1 text-sm">
+            <Link href="/dashboard/billing" className="underline underline-offset-4">
+              Open billing: next charge, card, upgrades, invoices
+            </Link>
+          </p>
           <p className="mt-1 text-sm text-muted-foreground" data-testid="billing-plan">
             {active
               ? `${plan?.name} plan, billed ${sub.interval} in ${sub.currency}. The current period ends ${periodEnd}.`

@@ -159,13 +159,15 @@ export async function settlePaid(
     .where(eq(organization.id, order.organizationId));
   // A renewal pays for the period that follows the last one; a checkout's period starts when paid.
   const periodStart = order.periodStart ?? paidAt;
-  const periodEnd = addPeriod(periodStart, order.interval);
+  const periodEnd =
+    order.kind === "proration" && order.periodEnd ? order.periodEnd : addPeriod(periodStart, order.interval);
   const subscription = {
     plan: order.plan,
     interval: order.interval,
     currency: order.currency,
     status: "active" as const,
-    currentPeriodStart: periodStart,
+    // A proration changes the plan at once and keeps the period (it restarts on an interval change).
+    currentPeriodStart: order.kind === "proration" ? await prorationPeriodStart(tx, order) : periodStart,
     currentPeriodEnd: periodEnd,
     cancelAtPeriodEnd: false,
     scheduledPlan: null,
@@ -238,6 +240,16 @@ export async function settlePaid(
     issuedAt: paidAt,
   });
   return { outcome: { status: "paid", orderId: order.id, receiptNumber }, applied: true };
+}
+
+/** The period a paid proration leaves: the current one kept, or restarted at the change. */
+async function prorationPeriodStart(tx: Tx, order: OrderRow): Promise<Date> {
+  const changedAt = order.periodStart ?? order.createdAt;
+  const [sub] = await tx
+    .select({ interval: subscriptions.interval, start: subscriptions.currentPeriodStart })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, order.organizationId));
+  return sub && sub.interval === order.interval ? sub.start : changedAt;
 }
 
 /**

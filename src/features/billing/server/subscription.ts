@@ -4,6 +4,7 @@ import type { PlanId } from "@/core/billing/plans";
 import { downgradeTargets, effectivePlan } from "@/core/billing/subscription";
 import type { Db } from "@/server/db/client";
 import { getSubscription, type SubscriptionRow } from "@/server/plan-limits";
+import { MAX_CANCEL_REASON } from "./limits";
 
 export { getSubscription, organizationPlan, type SubscriptionRow } from "@/server/plan-limits";
 
@@ -26,16 +27,26 @@ async function update(db: Db, organizationId: string, set: Partial<SubscriptionR
   return row ? { ok: true, subscription: row } : { ok: false, error: "There is no subscription to change." };
 }
 
-/** Stops the plan at the end of the paid period; the organization then returns to Free. */
+/**
+ * Stops the plan at the end of the paid period; the organization then returns to Free. The optional
+ * reason is kept with the time of the cancellation.
+ */
 export async function cancelAtPeriodEnd(
   db: Db,
   organizationId: string,
   now = new Date(),
+  reason: string | null = null,
 ): Promise<ChangeResult> {
   const sub = await activeSubscription(db, organizationId, now);
   if (!sub) return { ok: false, error: "This organization is on the Free plan: there is nothing to cancel." };
   if (sub.cancelAtPeriodEnd) return { ok: false, error: "The plan is already set to end with this period." };
-  return update(db, organizationId, { cancelAtPeriodEnd: true, scheduledPlan: null });
+  const kept = reason?.trim().slice(0, MAX_CANCEL_REASON) || null;
+  return update(db, organizationId, {
+    cancelAtPeriodEnd: true,
+    scheduledPlan: null,
+    canceledAt: now,
+    cancelReason: kept,
+  });
 }
 
 /** Moves to a lower paid plan when the paid period ends (Team to Pro). */
@@ -60,5 +71,10 @@ export async function keepPlan(db: Db, organizationId: string, now = new Date())
   const sub = await activeSubscription(db, organizationId, now);
   if (!sub) return { ok: false, error: "There is no active plan to keep." };
   if (!sub.cancelAtPeriodEnd && !sub.scheduledPlan) return { ok: false, error: "No change is scheduled." };
-  return update(db, organizationId, { cancelAtPeriodEnd: false, scheduledPlan: null });
+  return update(db, organizationId, {
+    cancelAtPeriodEnd: false,
+    scheduledPlan: null,
+    canceledAt: null,
+    cancelReason: null,
+  });
 }

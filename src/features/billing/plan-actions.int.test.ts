@@ -1,0 +1,196 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkCard } from "@/core/billing/card";
+import type { ActionEnvironment, ServerAction } from "@/server/action";
+import { FORBIDDEN_ERROR } from "@/server/action";
+import { createAuth } from "@/server/auth/auth";
+import {
+  billingProfiles,
+  member,
+  orders,
+  organization,
+  session,
+  subscriptions,
+  user,
+} from "@/server/db/schema";
+import { loadRateTable } from "@/server/fx";
+import { createTestProvider } from "@/server/payments/test-provider";
+import { createTestDatabase } from "../../../tests/support/db";
+import * as billingActions from "./actions";
+import { processCheckout } from "./server/checkout";
+
+// The billing page's actions run for real: a Better Auth session in the request's cookie, the
+// membership re-read by the action wrapper, a real database and the offline test provider.
+
+let t: Awaited<ReturnType<typeof createTestDatabase>>;
+let auth: ReturnType<typeof createAuth>;
+const origin = "http://localhost:3999";
+const PASSWORD = "a-long-unusual-passphrase";
+const ids: Record<string, string> = {};
+const cookies: Record<string, string> = {};
+const ORG = "org-billing";
+
+async function signUp(key: string) {
+  const email = `${key}@example.com`;
+  const response = await auth.api.signUpEmail({
+    body: { name: key, email, password: PASSWORD },
+    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
+    asResponse: true,
+  });
+  expect(response.status).toBe(200);
+  const [row] = await t.db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  ids[key] = row?.id ?? "";
+  await t.db.update(user).set({ onboardingStep: "done", emailVerified: true }).where(eq(user.id, ids[key]));
+  const signIn = await auth.api.signInEmail({
+    body: { email, password: PASSWORD },
+    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
+    asResponse: true,
+  });
+  expect(signIn.status).toBe(200);
+  cookies[key] = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  await t.db
+    .update(session)
+    .set({ activeOrganizationId: ORG })
+    .where(eq(session.userId, ids[key] ?? ""));
+}
+
+const environment = (key: string): ActionEnvironment => ({
+  db: t.db,
+  auth,
+  headers: new Headers({ origin, cookie: cookies[key] ?? "" }),
+  setCookies: async () => {},
+});
+
+type Answer = { ok: boolean; error?: string; fieldErrors?: Record<string, string>; message?: string };
+const byName = new Map(Object.entries(billingActions));
+const as =
+  (key: string) =>
+  (name: keyof typeof billingActions, input: unknown): Promise<Answer> =>
+    (byName.get(name) as ServerAction<unknown>).using(environment(key))(input) as Promise<Answer>;
+
+const sub = async () =>
+  (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, ORG)))[0];
+const profile = {
+  name: "Billing GmbH",
+  country: "DE",
+  address: "Hauptstraße 1\n10115 Berlin",
+  email: "invoices@example.com",
+  vatId: "",
+};
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  auth = createAuth(t.db, {
+    baseURL: origin,
+    trustedOrigins: [origin],
+    secret: "integration-test-secret-integration-test-secret",
+    secureCookies: false,
+    signInLimit: 1000,
+    signUpLimit: 1000,
+  });
+  await t.db.insert(organization).values({ id: ORG, name: "Billing", slug: "billing" });
+  for (const key of ["olga", "adam", "mia"]) await signUp(key);
+  await t.db.insert(member).values([
+    { id: "mb1", organizationId: ORG, userId: ids.olga ?? "", role: "owner" },
+    { id: "mb2", organizationId: ORG, userId: ids.adam ?? "", role: "admin" },
+    { id: "mb3", organizationId: ORG, userId: ids.mia ?? "", role: "member" },
+  ]);
+  const card = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, new Date());
+  if (!card.ok) throw new Error("card");
+  const paid = await processCheckout(t.db, createTestProvider(), await loadRateTable(t.db), {
+    organization: { id: ORG, name: "Billing" },
+    userId: ids.olga ?? "",
+    idempotencyKey: crypto.randomUUID(),
+    plan: "pro",
+    interval: "monthly",
+    currency: "EUR",
+    billing: { name: "Billing GmbH", country: "DE", vatId: null },
+    card: card.card,
+  });
+  expect(paid.status).toBe("paid");
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+describe("billing page actions", () => {
+  it("refuse every change to a member, and write nothing", async () => {
+    const mia = as("mia");
+    const before = await sub();
+    for (const [name, input] of [
+      ["changePlanAction", { plan: "team", interval: "monthly", idempotencyKey: crypto.randomUUID() }],
+      ["cancelPlanAction", { reason: "too dear" }],
+      ["keepPlanAction", {}],
+      ["downgradePlanAction", { plan: "pro" }],
+      ["saveBillingProfileAction", profile],
+    ] as const) {
+      expect(await mia(name, input), name).toEqual({ ok: false, error: FORBIDDEN_ERROR });
+    }
+    expect(await sub()).toEqual(before);
+    expect(await t.db.select().from(billingProfiles)).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.kind, "proration"))).toHaveLength(0);
+  });
+
+  it("save the billing details for an admin, and name each bad field", async () => {
+    const adam = as("adam");
+    const bad = await adam("saveBillingProfileAction", {
+      ...profile,
+      name: " ",
+      country: "XX",
+      email: "nope",
+    });
+    expect(bad.ok).toBe(false);
+    expect(Object.keys(bad.fieldErrors ?? {}).sort()).toEqual(["country", "email", "name"]);
+    expect(await t.db.select().from(billingProfiles)).toHaveLength(0);
+    expect(await adam("saveBillingProfileAction", { ...profile, vatId: "de 123.456.789" })).toMatchObject({
+      ok: true,
+    });
+    const [row] = await t.db.select().from(billingProfiles).where(eq(billingProfiles.organizationId, ORG));
+    expect(row).toMatchObject({
+      name: "Billing GmbH",
+      country: "DE",
+      vatId: "DE123456789",
+      email: "invoices@example.com",
+    });
+  });
+
+  it("cancel with a reason, resume, then upgrade with proration for the owner", async () => {
+    const olga = as("olga");
+    expect(await olga("cancelPlanAction", { reason: "x".repeat(501) })).toMatchObject({
+      ok: false,
+      fieldErrors: { reason: expect.stringMatching(/500/) },
+    });
+    expect(await olga("cancelPlanAction", { reason: "  Moving to a spreadsheet  " })).toMatchObject({
+      ok: true,
+    });
+    expect(await sub()).toMatchObject({ cancelAtPeriodEnd: true, cancelReason: "Moving to a spreadsheet" });
+    expect((await sub())?.canceledAt).toBeInstanceOf(Date);
+    expect(await olga("keepPlanAction", {})).toMatchObject({ ok: true });
+    expect(await sub()).toMatchObject({ cancelAtPeriodEnd: false, cancelReason: null, canceledAt: null });
+
+    const same = await olga("changePlanAction", {
+      plan: "pro",
+      interval: "monthly",
+      idempotencyKey: crypto.randomUUID(),
+    });
+    expect(same).toEqual({ ok: false, error: "The organization is already on Pro, billed monthly." });
+    const up = await olga("changePlanAction", {
+      plan: "team",
+      interval: "monthly",
+      idempotencyKey: crypto.randomUUID(),
+    });
+    expect(up).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^Upgraded: \d+\.\d{2} EUR charged/),
+    });
+    expect(await sub()).toMatchObject({ plan: "team", interval: "monthly" });
+    const [proration] = await t.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.organizationId, ORG), eq(orders.kind, "proration")));
+    expect(proration).toMatchObject({ status: "paid", userId: ids.olga });
+  });
+});
