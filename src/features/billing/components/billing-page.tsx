@@ -161,6 +161,13 @@ export function BillingPage({
           </p>
         ) : (
           <div className="grid gap-6">
+            {data.pendingUpgrade ? (
+              <p role="status" className="text-sm" data-testid="billing-pending-upgrade">
+                The payment for the upgrade to {getPlan(data.pendingUpgrade.plan)?.name}, billed{" "}
+                {data.pendingUpgrade.interval}, is still being confirmed. Choose an upgrade again to check on
+                it: it settles that payment first and is never charged twice.
+              </p>
+            ) : null}
             {upgrades.length > 0 && !scheduled ? <BillingUpgrade choices={upgrades} /> : null}
             <BillingControls
               plan={sub.plan}

@@ -82,6 +82,17 @@ export async function loadBillingPage(db: Db, rates: RateTable | null, organizat
     .where(and(eq(creditNotes.organizationId, organizationId), isNotNull(creditNotes.number)))
     .orderBy(desc(creditNotes.issuedAt))
     .limit(BILLING_PAGE_DOCUMENTS);
+  const [pendingUpgrade] = await db
+    .select({ plan: orders.plan, interval: orders.interval })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.organizationId, organizationId),
+        eq(orders.status, "pending"),
+        eq(orders.kind, "proration"),
+      ),
+    )
+    .limit(1);
   const active = subscription && effectivePlan(subscription, now) !== "free";
   const upgrades: UpgradeOption[] = [];
   if (active && subscription.status === "active") {
@@ -97,6 +108,7 @@ export async function loadBillingPage(db: Db, rates: RateTable | null, organizat
     subscription,
     active: Boolean(active),
     card: card ?? null,
+    pendingUpgrade: pendingUpgrade ?? null,
     next: await nextCharge(db, rates, organizationId, now),
     upgrades,
     profile: profile

@@ -19,6 +19,7 @@ import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/prov
 import { createTestProvider } from "@/server/payments/test-provider";
 import { MEMBER_HARD_CAP, memberLimitOf, organizationPlan } from "@/server/plan-limits";
 import { createTestDatabase } from "../../../../tests/support/db";
+import { loadBillingPage } from "./billing-page";
 import { processCheckout } from "./checkout";
 import { changePlan, previewPlanChange } from "./plan-change";
 import { runBillingClock } from "./renew";
@@ -275,6 +276,27 @@ describe("an upgrade mid-period", () => {
   });
 });
 
+describe("the billing page's data", () => {
+  it("prices the next charge as the renewal will, and lists each upgrade with its proration", async () => {
+    const orgId = await subscribed();
+    const page = await loadBillingPage(t.db, rates, orgId, MID);
+    const [purchase] = await t.db.select().from(orders).where(eq(orders.organizationId, orgId));
+    expect(page.next).toMatchObject({ at: END, plan: "pro", interval: "monthly" });
+    // A renewal of Pro monthly in EUR for Germany costs what the purchase cost.
+    expect(page.next?.total.amount).toBe(purchase?.totalMinor);
+    expect(page.upgrades.map((u) => `${u.plan}/${u.interval}`)).toEqual([
+      "pro/yearly",
+      "team/monthly",
+      "team/yearly",
+    ]);
+    const team = page.upgrades.find((u) => u.plan === "team" && u.interval === "monthly");
+    const direct = await previewPlanChange(t.db, rates, orgId, { plan: "team", interval: "monthly" }, MID);
+    expect(team?.preview.ok && direct.ok && team.preview.quote.total === direct.quote.total).toBe(true);
+    expect(page.card).toMatchObject({ brand: "Visa", last4: "4242", expMonth: 12, expYear: 2030 });
+    expect(page.pendingUpgrade).toBeNull();
+  });
+});
+
 describe("a lost answer", () => {
   it("leaves the upgrade pending; a later request settles it under its key, charging once", async () => {
     const orgId = await subscribed();
@@ -291,6 +313,9 @@ describe("a lost answer", () => {
     const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
     expect(first).toMatchObject({ ok: false, pending: true });
     expect(await subOf(orgId)).toMatchObject({ plan: "pro" });
+    // The billing page says so.
+    const page = await loadBillingPage(t.db, rates, orgId, MID);
+    expect(page.pendingUpgrade).toEqual({ plan: "team", interval: "monthly" });
     // The page was reloaded: a new key, another target even. The pending upgrade is what settles.
     const later = new Date(MID.getTime() + 60_000);
     const second = await changePlan(t.db, counted, rates, request(orgId, "team", "yearly"), {
