@@ -246,9 +246,11 @@ export function BillingPage({
                               <Download className="size-3.5" aria-hidden />
                               PDF
                             </a>
-                            <a className="underline" href={`${path}/download?file=json`}>
-                              Signed JSON
-                            </a>
+                            {i.signed ? (
+                              <a className="underline" href={`${path}/download?file=json`}>
+                                Signed JSON
+                              </a>
+                            ) : null}
                           </span>
                         </td>
                       </tr>

@@ -303,6 +303,8 @@ describe("invoices issued when an order is paid", () => {
     expect(await invoiceOf(late.id)).toMatchObject({ finalizedAt: new Date("2024-03-01T00:00:00Z") });
     // Nothing left: a later start issues nothing.
     expect(await backfillInvoices(t.db)).toBe(0);
+    // Paid without a receipt (seeded or imported): listed, but with no signed file to offer.
+    expect(await listInvoices(t.db, late.organizationId)).toMatchObject([{ signed: false }]);
     const all = await t.db
       .select({ n: sql<number>`count(*)::int` })
       .from(invoices)
@@ -350,6 +352,10 @@ describe("invoices issued when an order is paid", () => {
 
     const page1 = await listInvoices(t.db, first.organizationId, { limit: 1 });
     expect(page1.map((i) => i.number)).toEqual(["INV-2029-000002"]);
+    const settledOne = (await listInvoices(t.db, first.organizationId)).find(
+      (i) => i.number === "INV-2029-000001",
+    );
+    expect(settledOne?.signed).toBe(true);
     const page2 = await listInvoices(t.db, first.organizationId, { limit: 1, after: page1[0]?.number });
     expect(page2.map((i) => i.number)).toEqual(["INV-2029-000001"]);
     expect(await listInvoices(t.db, first.organizationId, { limit: 1, after: "INV-2029-000001" })).toEqual(

@@ -339,6 +339,8 @@ export interface InvoiceSummary {
   periodStart: Date | null;
   periodEnd: Date | null;
   finalizedAt: Date;
+  /** Whether its payment has a signed receipt to download (orders seeded or imported may not). */
+  signed: boolean;
 }
 
 /**
@@ -361,8 +363,9 @@ export async function listInvoices(
     else return [];
   }
   const rows = await db
-    .select()
+    .select({ invoice: invoices, receiptId: receipts.orderId })
     .from(invoices)
+    .leftJoin(receipts, eq(receipts.orderId, invoices.orderId))
     .where(
       and(
         eq(invoices.organizationId, organizationId),
@@ -377,7 +380,7 @@ export async function listInvoices(
     )
     .orderBy(desc(invoices.finalizedAt), desc(invoices.id))
     .limit(limit);
-  return rows.flatMap((r) =>
+  return rows.flatMap(({ invoice: r, receiptId }) =>
     r.number && r.finalizedAt
       ? [
           {
@@ -388,6 +391,7 @@ export async function listInvoices(
             periodStart: r.periodStart,
             periodEnd: r.periodEnd,
             finalizedAt: r.finalizedAt,
+            signed: receiptId !== null,
           },
         ]
       : [],
