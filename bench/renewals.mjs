@@ -4,7 +4,7 @@
 // renewed exactly once, with one paid invoice each and invoice numbers gap-free.
 //
 //   node scripts/db/run-with-db.mjs --data .test-data/bench-renewals --fresh --migrate \
-//     node bench/renewals.mjs [--count 10000] [--ledger]
+//     node bench/renewals.mjs [--count 10000] [--ledger] [--profile <dir>]
 //
 // Each process is `scripts/tools/billing-run.ts --at <instant>` (what `npm run billing:run` runs),
 // with the offline test provider: in memory, or with --ledger the shared ledger file (one fsync per
@@ -21,7 +21,12 @@ import { parseArgs } from "node:util";
 import postgres from "postgres";
 
 const { values } = parseArgs({
-  options: { count: { type: "string", default: "10000" }, ledger: { type: "boolean", default: false } },
+  options: {
+    count: { type: "string", default: "10000" },
+    ledger: { type: "boolean", default: false },
+    // A folder for a V8 CPU profile of each clock process (`--cpu-prof`), to see where the time goes.
+    profile: { type: "string" },
+  },
 });
 const count = Number(values.count);
 if (!Number.isInteger(count) || count < 1 || count > 20_000) {
@@ -75,39 +80,79 @@ log(
 // ---- Run: two clock processes at once, sampled.
 const dir = values.ledger ? mkdtempSync(path.join(tmpdir(), "abacus-bench-ledger-")) : null;
 const ledger = dir ? path.join(dir, "provider.jsonl") : null;
-const samples = { connections: 0, peakConnections: 0, peakActive: 0, n: 0, seriesWaits: 0, lockWaits: 0 };
+const samples = { n: 0, peakConnections: 0, peakActive: 0, seriesWaits: 0, seriesWaitSamples: 0 };
+/** Sessions waiting, summed over samples, by wait event ("Lock:advisory", "Lock:transactionid", ...). */
+const waits = {};
+const backends = new Set();
 const sampler = postgres(url, { max: 1, onnotice: () => {} });
 let sampling = true;
 const sampleLoop = (async () => {
   while (sampling) {
-    const [row] = await sampler`select count(*)::int as connections,
-        count(*) filter (where state = 'active')::int as active,
-        count(*) filter (where wait_event_type = 'Lock' and query ilike '%document_sequences%')::int as series,
-        count(*) filter (where wait_event_type = 'Lock' and query not ilike '%document_sequences%')::int as other
+    const rows = await sampler`select pid, state, wait_event_type as type, wait_event as event,
+        query ilike '%document_sequences%' as series
       from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
     samples.n += 1;
-    samples.peakConnections = Math.max(samples.peakConnections, row.connections);
-    samples.peakActive = Math.max(samples.peakActive, row.active);
-    samples.seriesWaits += row.series;
-    samples.lockWaits += row.other;
-    samples.seriesWaitSamples = (samples.seriesWaitSamples ?? 0) + (row.series > 0 ? 1 : 0);
+    samples.peakConnections = Math.max(samples.peakConnections, rows.length);
+    samples.peakActive = Math.max(samples.peakActive, rows.filter((r) => r.state === "active").length);
+    let series = 0;
+    for (const r of rows) {
+      backends.add(r.pid);
+      if (r.state !== "active" || !r.type) continue;
+      const name = `${r.type}:${r.event}${r.type === "Lock" && r.series ? " (invoice series row)" : ""}`;
+      waits[name] = (waits[name] ?? 0) + 1;
+      if (r.type === "Lock" && r.series) series += 1;
+    }
+    samples.seriesWaits += series;
+    samples.seriesWaitSamples += series > 0 ? 1 : 0;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 })();
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null once it is gone. */
+const CLOCK_TICKS = 100;
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const cpu = { clocks: new Map(), database: new Map() };
+const children = new Map();
 const loads = [];
-const loadTimer = setInterval(() => loads.push(loadavg()[0]), 1000);
+const loadTimer = setInterval(() => {
+  loads.push(loadavg()[0]);
+  for (const [name, pid] of children) {
+    const s = cpuSeconds(pid);
+    if (s !== null) cpu.clocks.set(name, s);
+  }
+  for (const pid of backends) {
+    const s = cpuSeconds(pid);
+    if (s !== null) cpu.database.set(pid, s);
+  }
+}, 500);
 
 function clock(name) {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/tools/billing-run.ts", "--at", AT],
+      [
+        ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "scripts/tools/billing-run.ts",
+        "--at",
+        AT,
+      ],
       {
         env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) },
         stdio: ["ignore", "pipe", "inherit"],
       },
     );
+    children.set(name, child.pid);
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;
@@ -208,8 +253,18 @@ const result = {
   peakActive: samples.peakActive,
   samples: samples.n,
   seriesLockWaitersMean: Number((samples.seriesWaits / Math.max(1, samples.n)).toFixed(2)),
-  seriesLockWaitedShare: Number(((samples.seriesWaitSamples ?? 0) / Math.max(1, samples.n)).toFixed(2)),
-  otherLockWaitersMean: Number((samples.lockWaits / Math.max(1, samples.n)).toFixed(2)),
+  seriesLockWaitedShare: Number((samples.seriesWaitSamples / Math.max(1, samples.n)).toFixed(2)),
+  // Mean sessions waiting per sample, by wait event (active sessions not waiting are on CPU).
+  waitersMean: Object.fromEntries(
+    Object.entries(waits)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => [name, Number((n / Math.max(1, samples.n)).toFixed(2))]),
+  ),
+  // CPU seconds used during the run (sampled every 0.5 s): the two clock processes, the database.
+  cpuSeconds: {
+    clocks: Number([...cpu.clocks.values()].reduce((a, b) => a + b, 0).toFixed(1)),
+    database: Number([...cpu.database.values()].reduce((a, b) => a + b, 0).toFixed(1)),
+  },
   load1: {
     before: load1Before,
     max: Math.max(load1Before, ...loads),
