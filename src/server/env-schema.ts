@@ -166,6 +166,19 @@ const fields = z.object({
   SENTRY_REPLAYS_ON_ERROR_SAMPLE_RATE: sampleRate(1),
   // The billing clock (renewals) runs in every app instance; "off" leaves it to other instances.
   BILLING_CLOCK: z.enum(["on", "off"], "must be on or off").default("on"),
+  // Tests only. The offline test provider's record of answers by idempotency key, as a JSON-lines
+  // file shared by processes (unset: kept in memory); and a crash point right after the provider
+  // answers a charge (see `crashAfterCharge` in the billing feature), refused in production.
+  TEST_PROVIDER_LEDGER: z.preprocess(blankAsUnset, z.string().max(4096).optional()),
+  BILLING_TEST_CRASH: z.preprocess(
+    blankAsUnset,
+    z
+      .enum(
+        ["after_checkout_charge", "after_saved_charge"],
+        "must be after_checkout_charge or after_saved_charge",
+      )
+      .optional(),
+  ),
   // Graceful shutdown (src/edge): on SIGTERM the instance turns not-ready, stops accepting and
   // waits this long for the requests in flight before it closes what is left and exits.
   SHUTDOWN_TIMEOUT_MS: z.preprocess(
@@ -201,6 +214,13 @@ const schema = fields.superRefine((value, ctx) => {
       path: ["RECEIPT_SIGNING_KEY"],
       message:
         "is required when DATABASE_URL points at your own PostgreSQL server (every instance must sign receipts with the same key)",
+    });
+  }
+  if (value.NODE_ENV === "production" && value.BILLING_TEST_CRASH) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BILLING_TEST_CRASH"],
+      message: "is for tests only (it kills the process after a payment); unset it in production",
     });
   }
   if (value.STRIPE_SECRET_KEY && !value.STRIPE_WEBHOOK_SECRET) {

@@ -13,7 +13,7 @@ export async function getPaymentProvider(): Promise<PaymentProvider> {
     const { createStripeProvider } = await import("./stripe-provider");
     cached = createStripeProvider(env.STRIPE_SECRET_KEY);
   } else {
-    cached = createTestProvider();
+    cached = createTestProvider({ ledgerPath: env.TEST_PROVIDER_LEDGER });
   }
   return cached;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import {
   DECLINE_REASONS,
   SLOW_APPROVAL_MS,
@@ -29,32 +30,188 @@ function tokenFor(outcome: TestCardOutcome): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One line of the test provider's record: the first answer given under one idempotency key. */
+export interface LedgerEntry {
+  op: "charge" | "saved" | "refund";
+  key: string;
+  /** The amount asked for, in minor units (a decimal string: JSON has no bigint). */
+  amount: string;
+  currency: string;
+  /** What every later call with this key answers. */
+  result: ChargeResult | RefundResult;
+  pid: number;
+  /** Present on the line a retried key wrote: it answered `result` again and moved no money. */
+  replay?: true;
+}
+
+/**
+ * Where the provider keeps its answers by idempotency key. In memory by default; with a ledger file
+ * (`TEST_PROVIDER_LEDGER`) the record outlives the process and is shared by every process using
+ * the same file, as a real provider's is: an append-only JSON-lines file, each line written with
+ * fsync under an exclusive lock file, so a retry from another process (or after a crash) gets the
+ * first answer instead of a second charge.
+ */
+interface AnswerStore {
+  /** The first entry recorded for (op, key), recording `entry` if there is none. */
+  once(entry: LedgerEntry): Promise<{ first: LedgerEntry; replayed: boolean }>;
+}
+
+function memoryStore(): AnswerStore {
+  const answers = new Map<string, LedgerEntry>();
+  return {
+    async once(entry) {
+      const id = `${entry.op}:${entry.key}`;
+      const first = answers.get(id);
+      if (first) return { first, replayed: true };
+      answers.set(id, entry);
+      return { first: entry, replayed: false };
+    },
+  };
+}
+
+const LOCK_WAIT_MS = 10_000;
+
+/** Reads the ledger file's complete lines: the provider's own record, for tests and checks. */
+export function readLedger(path: string): LedgerEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const end = text.lastIndexOf("\n");
+  return end < 0
+    ? []
+    : text
+        .slice(0, end)
+        .split("\n")
+        .map((line) => JSON.parse(line) as LedgerEntry);
+}
+
+function ledgerStore(path: string): AnswerStore {
+  const lockPath = `${path}.lock`;
+  const answers = new Map<string, LedgerEntry>();
+  let offset = 0;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  };
+  const lock = async () => {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        const fd = openSync(lockPath, "wx");
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      // A holder killed while it held the lock (never between writing and fsync: it holds the lock
+      // only while it reads and appends) leaves the file behind; its pid tells.
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(lockPath, "utf8"));
+      } catch {}
+      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+        try {
+          unlinkSync(lockPath);
+        } catch {}
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`The test provider's ledger lock ${lockPath} is held`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  /** Reads the lines other processes appended since the last read. */
+  const catchUp = (fd: number) => {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    let position = offset;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, position);
+      if (n <= 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+      position += n;
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    const end = text.lastIndexOf("\n");
+    if (end < 0) return;
+    for (const line of text.slice(0, end).split("\n")) {
+      const entry = JSON.parse(line) as LedgerEntry;
+      const id = `${entry.op}:${entry.key}`;
+      if (!entry.replay && !answers.has(id)) answers.set(id, entry);
+    }
+    offset += Buffer.byteLength(text.slice(0, end + 1));
+  };
+  return {
+    async once(entry) {
+      await lock();
+      try {
+        const fd = openSync(path, "a+");
+        try {
+          catchUp(fd);
+          const id = `${entry.op}:${entry.key}`;
+          const first = answers.get(id);
+          const line = first ? { ...first, pid: process.pid, replay: true as const } : entry;
+          writeSync(fd, `${JSON.stringify(line)}\n`);
+          fsyncSync(fd);
+          catchUp(fd);
+          if (first) return { first, replayed: true };
+          answers.set(id, entry);
+          return { first: entry, replayed: false };
+        } finally {
+          closeSync(fd);
+        }
+      } finally {
+        unlinkSync(lockPath);
+      }
+    },
+  };
+}
+
 /**
  * The built-in provider: works offline and charges nothing. Its outcome depends only on the test card
- * (see `TEST_CARDS` and the docs); any other card is declined.
+ * (see `TEST_CARDS` and the docs); any other card is declined. Like a real provider it honours
+ * idempotency keys: a call with a key it has answered before gets the first answer again (the timeout
+ * card's charge went through, so its retry answers "succeeded") and moves no money. With `ledgerPath`
+ * that record is a file shared by every process (see `ledgerStore`).
  */
-export function createTestProvider(options: { slowMs?: number } = {}): PaymentProvider {
+export function createTestProvider(options: { slowMs?: number; ledgerPath?: string } = {}): PaymentProvider {
   const slowMs = options.slowMs ?? SLOW_APPROVAL_MS;
-  // The timeout card's charges, by idempotency key: like a real provider, a retry with the same key
-  // gets the first attempt's result (here: the charge that went through) instead of a new charge.
-  const lostAnswers = new Map<string, string>();
-  // Off-session charges by idempotency key: a retry gets the first answer, never a second charge.
-  const savedCharges = new Map<string, ChargeResult>();
-  // Refunds by idempotency key, likewise.
-  const refunds = new Map<string, RefundResult>();
+  const store = options.ledgerPath ? ledgerStore(options.ledgerPath) : memoryStore();
+  /** Records `result` under the key unless the key has an answer already; returns what to answer. */
+  async function answer<R extends ChargeResult | RefundResult>(
+    op: LedgerEntry["op"],
+    key: string,
+    amount: { amount: bigint; currency: string },
+    result: R,
+    firstAnswer: R = result,
+  ): Promise<R> {
+    const { first, replayed } = await store.once({
+      op,
+      key,
+      amount: amount.amount.toString(),
+      currency: amount.currency,
+      result,
+      pid: process.pid,
+    });
+    return replayed ? (first.result as R) : firstAnswer;
+  }
   return {
     id: "test",
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const card = TEST_CARDS.find((c) => c.number === request.card.number);
-      const earlier = lostAnswers.get(request.idempotencyKey);
-      if (earlier) return { status: "succeeded", reference: earlier };
       const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
-      const decline = (code: string): ChargeResult => ({
-        status: "declined",
-        code,
-        reason: DECLINE_REASONS[code] ?? code,
-        reference,
-      });
+      const record = (result: ChargeResult, firstAnswer?: ChargeResult) =>
+        answer("charge", request.idempotencyKey, request.amount, result, firstAnswer);
+      const decline = (code: string): Promise<ChargeResult> =>
+        record({ status: "declined", code, reason: DECLINE_REASONS[code] ?? code, reference });
       if (!card) return decline("unknown_test_card");
       const saved: SavedCard = {
         customerReference: null,
@@ -67,10 +224,10 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
       switch (card.outcome) {
         case "approve":
         case "approve_then_decline":
-          return { status: "succeeded", reference, saved };
+          return record({ status: "succeeded", reference, saved });
         case "slow_approve":
           await sleep(slowMs);
-          return { status: "succeeded", reference, saved };
+          return record({ status: "succeeded", reference, saved });
         case "decline":
           return decline("card_declined");
         case "insufficient_funds":
@@ -78,13 +235,14 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
         case "expired_card":
           return decline("expired_card");
         case "timeout":
-          lostAnswers.set(request.idempotencyKey, reference);
-          return { status: "unknown", reason: "The test provider's answer was lost (test card)." };
+          // The charge goes through but its answer is lost: a retry with the key learns it succeeded.
+          return record(
+            { status: "succeeded", reference, saved },
+            { status: "unknown", reason: "The test provider's answer was lost (test card)." },
+          );
       }
     },
     async chargeSaved(request: SavedChargeRequest): Promise<ChargeResult> {
-      const earlier = savedCharges.get(request.idempotencyKey);
-      if (earlier) return earlier;
       const token = request.card.methodReference;
       const reference = `test_ch_${randomUUID().replace(/-/g, "")}`;
       let result: ChargeResult;
@@ -103,19 +261,15 @@ export function createTestProvider(options: { slowMs?: number } = {}): PaymentPr
           reason: DECLINE_REASONS.unknown_test_card ?? "",
         };
       }
-      savedCharges.set(request.idempotencyKey, result);
-      return result;
+      return answer("saved", request.idempotencyKey, request.amount, result);
     },
     // Refunds a test charge (a `test_ch_` reference) and nothing else; the same key answers the same.
     async refund(request: RefundRequest): Promise<RefundResult> {
-      const earlier = refunds.get(request.idempotencyKey);
-      if (earlier) return earlier;
       const result: RefundResult =
         request.chargeReference.startsWith("test_ch_") && request.amount.amount > 0n
           ? { status: "succeeded", reference: `test_re_${randomUUID().replace(/-/g, "")}` }
           : { status: "failed", code: "charge_not_found", reason: "The test provider made no such charge." };
-      refunds.set(request.idempotencyKey, result);
-      return result;
+      return answer("refund", request.idempotencyKey, request.amount, result);
     },
   };
 }
