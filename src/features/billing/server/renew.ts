@@ -9,6 +9,7 @@ import type { Db, Tx } from "@/server/db/client";
 import { orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard } from "./charge";
+import { renewalPricing } from "./coupons";
 import { lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
@@ -110,6 +111,7 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
             currency: sub.currency,
             country: billing?.country ?? "",
             table: rates,
+            ...(await renewalPricing(tx, organizationId, sub.currency, billing?.vatId ?? null)),
           })
         : null;
       if (!plan || !billing || !quote?.ok) {
@@ -128,7 +130,7 @@ async function claimRenewal(db: Db, rates: RateTable | null, organizationId: str
           ...orderAmounts(q),
           billingName: billing.name,
           billingCountry: q.country,
-          vatId: billing.vatId,
+          vatId: q.vatId,
           status: "pending",
           kind: "renewal",
           periodStart,
