@@ -56,6 +56,7 @@ describe("route table", () => {
       "/admin/currency-test",
       "/admin/outbox",
       "/admin/billing",
+      "/admin/coupons",
     ]);
   });
 });

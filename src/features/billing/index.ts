@@ -10,6 +10,7 @@ export {
 export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";
+export { CouponAdmin } from "./components/coupon-admin";
 export { InvoiceAdmin, RevenueSummary } from "./components/invoice-admin";
 export { InvoiceList, InvoiceView } from "./components/invoice-view";
 export { OrderSelection } from "./components/order-selection";
@@ -20,6 +21,7 @@ export { type BillingData, loadBilling, loadReceipt, type ReceiptFile } from "./
 export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
 export { ClockRefused, runTestClock } from "./server/clock";
+export { COUPON_LIST_LIMIT, listCoupons } from "./server/coupons";
 export {
   canSeeInvoices,
   findInvoice,

@@ -211,7 +211,6 @@ export async function saveBillingDetails(
 // ---- Administration ------------------------------------------------------------------------------
 
 export const COUPON_LIST_LIMIT = 100;
-export const MAX_COUPON_CURRENCIES = 20;
 
 export interface NewCoupon {
   code: string;
