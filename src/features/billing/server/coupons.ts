@@ -63,21 +63,10 @@ export interface RedemptionContext {
   now: Date;
 }
 
-/** Whether a typed code may be redeemed, read without locking (to price an order before placing it). */
-export async function checkCoupon(db: Reader, context: RedemptionContext): Promise<Redeemable> {
-  const [row] = await db.select().from(coupons).where(eq(coupons.code, context.code));
-  const record = row ? await withAmounts(db, row) : null;
-  return checkRedeemable(context.code, record, {
-    currency: context.currency,
-    now: context.now,
-    usedByOrganization: record ? await usedBy(db, record.id, context.organizationId) : false,
-  });
-}
-
 /**
- * The same check inside the transaction that places the order, with the coupon's row locked until
- * it commits: concurrent redemptions of one coupon queue here, so its cap holds however many
- * checkouts run at once. Follow with `recordRedemption` in the same transaction.
+ * Whether a typed code may be redeemed, checked inside the transaction that places the order with
+ * the coupon's row locked until it commits: concurrent redemptions of one coupon queue here, so its
+ * cap holds however many checkouts run at once. Follow with `recordRedemption` in that transaction.
  */
 export async function lockCoupon(tx: Tx, context: RedemptionContext): Promise<Redeemable> {
   const [row] = await tx.select().from(coupons).where(eq(coupons.code, context.code)).for("update");
