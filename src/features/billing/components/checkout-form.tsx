@@ -115,8 +115,9 @@ export function CheckoutForm({
             <Field
               id="checkout-vatId"
               label="VAT ID (optional)"
-              hint="EU businesses: with a VAT ID from another member state than ours, no VAT is charged (reverse charge)."
+              hint="An EU VAT ID from another member state than ours: no VAT (reverse charge)."
               error={form.fieldErrors.vatId}
+              errorLines={2}
             >
               {(props) => <Input {...props} {...form.field("vatId")} autoComplete="off" spellCheck={false} />}
             </Field>
@@ -130,6 +131,7 @@ export function CheckoutForm({
                 : undefined
             }
             error={form.fieldErrors.couponCode}
+            errorLines={2}
           >
             {(props) => (
               <Input

@@ -148,6 +148,7 @@ function NewCouponForm() {
           label="Code"
           hint="What customers type at checkout."
           error={form.fieldErrors.code}
+          errorLines={2}
         >
           {(props) => (
             <Input
@@ -175,6 +176,7 @@ function NewCouponForm() {
             label="Amounts"
             hint="One per currency it can be used in, e.g. USD 5.00, EUR 4.50."
             error={form.fieldErrors.amounts}
+            errorLines={2}
           >
             {(props) => <Input {...props} {...form.field("amounts")} autoComplete="off" spellCheck={false} />}
           </Field>
@@ -184,6 +186,7 @@ function NewCouponForm() {
             label="Percentage off"
             hint="Up to 100, e.g. 25 or 12.5."
             error={form.fieldErrors.percentOff}
+            errorLines={2}
           >
             {(props) => (
               <Input {...props} {...form.field("percentOff")} inputMode="decimal" autoComplete="off" />
@@ -206,6 +209,7 @@ function NewCouponForm() {
             label="Number of charges"
             hint="The first purchase counts as one."
             error={form.fieldErrors.durationPeriods}
+            errorLines={2}
           >
             {(props) => (
               <Input {...props} {...form.field("durationPeriods")} inputMode="numeric" autoComplete="off" />
@@ -217,6 +221,7 @@ function NewCouponForm() {
           label="Last day (optional)"
           hint="YYYY-MM-DD, UTC. Empty: no end."
           error={form.fieldErrors.expiresOn}
+          errorLines={2}
         >
           {(props) => <Input {...props} {...form.field("expiresOn")} type="date" />}
         </Field>
@@ -225,6 +230,7 @@ function NewCouponForm() {
           label="Redemption cap (optional)"
           hint="How many organizations may use it. Empty: no cap."
           error={form.fieldErrors.maxRedemptions}
+          errorLines={2}
         >
           {(props) => (
             <Input {...props} {...form.field("maxRedemptions")} inputMode="numeric" autoComplete="off" />
