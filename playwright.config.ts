@@ -54,6 +54,8 @@ export default defineConfig({
       // Two workers' browsers and API calls share one address; the gate itself is tested on a real
       // server in scripts/edge.test.ts.
       CLIENT_MAX_ACTIVE: "16",
+      // The seller is in Germany: EU businesses elsewhere with a VAT ID are reverse-charged (coupons.spec.ts).
+      SELLER_COUNTRY: "DE",
     },
     stdout: "pipe",
     stderr: "pipe",

@@ -57,6 +57,7 @@ describe("route table", () => {
       "/admin/currency-test",
       "/admin/outbox",
       "/admin/billing",
+      "/admin/coupons",
     ]);
   });
 });

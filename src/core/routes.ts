@@ -48,6 +48,7 @@ export const ROUTES = [
   { path: "/admin/currency-test", audience: "admin", nav: { label: "Currency & FX", section: "admin" } },
   { path: "/admin/outbox", audience: "admin", nav: { label: "Outbox", section: "admin" } },
   { path: "/admin/billing", audience: "admin", nav: { label: "Billing", section: "admin" } },
+  { path: "/admin/coupons", audience: "admin", nav: { label: "Coupons", section: "admin" } },
 ] as const satisfies readonly RouteEntry[];
 
 export type RoutePath = (typeof ROUTES)[number]["path"];

@@ -78,6 +78,15 @@ const fields = z.object({
     z.string().max(200, "must be at most 200 characters").optional(),
   ),
   SELLER_VAT_ID: z.preprocess(blankAsUnset, z.string().max(40, "must be at most 40 characters").optional()),
+  // The seller's country (ISO 3166-1 alpha-2): EU business customers elsewhere in the EU are reverse-charged.
+  SELLER_COUNTRY: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, "must be a two-letter country code such as DE")
+      .transform((code) => code.toUpperCase())
+      .optional(),
+  ),
   AUTH_SIGN_IN_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   AUTH_SIGN_UP_LIMIT: z.coerce.number().int().min(1).max(100_000).default(10),
   ORGANIZATIONS_PER_USER: z.preprocess(

@@ -132,13 +132,13 @@ test("a declined card keeps the form filled in and leaves a failed order", async
   const email = await newOwner(page, "Dara");
   await page.goto("/checkout?plan=team&interval=yearly&currency=EUR");
   await fillCheckout(page, "4000000000000002", "Germany");
-  await page.getByLabel("VAT id (optional)").fill("DE123456789");
+  await page.getByLabel("VAT ID (optional)").fill("DE136695976");
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.locator("#checkout-cardNumber-error")).toHaveText(/Your card was declined/);
   await expect(page).toHaveURL(/\/checkout/);
   await expect(page.getByLabel("Card number")).toHaveValue("4000 0000 0000 0002");
   await expect(page.getByLabel("Country")).toHaveText("Germany");
-  await expect(page.getByLabel("VAT id (optional)")).toHaveValue("DE123456789");
+  await expect(page.getByLabel("VAT ID (optional)")).toHaveValue("DE136695976");
   expect((await ordersOf(email)).map((o) => o.status)).toEqual(["failed"]);
 
   // Bad input: per-field errors, values kept, nothing ordered.

@@ -47,6 +47,7 @@ const VISITS: Record<RoutePath, Visit> = {
   "/admin/currency-test": { as: "admin", heading: "Currency & FX" },
   "/admin/outbox": { as: "admin", heading: "Outbox" },
   "/admin/billing": { as: "admin", heading: "Billing" },
+  "/admin/coupons": { as: "admin", heading: "Coupons" },
 };
 
 async function becomeVisitor(page: Page, as: Visit["as"]) {

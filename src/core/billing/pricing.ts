@@ -8,8 +8,10 @@ import type { RoundingMode } from "../decimal/rounding";
 import { convert, crossRate, type Money, type MoneyResult, parseMoney, type RateTable } from "../money";
 import { roundDiv } from "../money/rational";
 import { addTax, extractTax } from "../money/tax";
+import { type CouponTerms, couponDiscount } from "./coupon";
 import { type BillingInterval, type Plan, planPriceUsd, YEARLY_MONTHS } from "./plans";
 import { standardTaxRate } from "./tax-rates";
+import { reverseChargeApplies, validateVatId } from "./vat";
 import type { TaxTreatment } from "./vocabulary";
 
 export const PRICE_ROUNDING: RoundingMode = "half-even";
@@ -106,11 +108,26 @@ export interface Quote extends OrderAmounts {
   readonly usd: string;
   readonly fxRate: string;
   readonly fxDate: string;
+  /** The plan's price before the discount and tax (net of tax for an inclusive price). */
+  readonly subtotal: Money;
+  /** The coupon's discount (zero without one): subtotal − discount = net. */
+  readonly discount: Money;
+  /** The coupon applied, if any. */
+  readonly coupon: { readonly id: string; readonly code: string } | null;
+  /** 0 % tax: an EU business customer in another member state than the seller (reverse charge). */
+  readonly reverseCharge: boolean;
+  /** The customer's VAT ID as validated and normalized ("DE136695976"), or null. */
+  readonly vatId: string | null;
 }
 
 /**
  * The whole order for a plan, interval, currency and billing country. Abacus's list prices are before
  * tax (the pricing page says so), so checkout uses the `exclusive` treatment unless told otherwise.
+ *
+ * A coupon's discount comes off the price before tax (see `couponDiscount`), and tax is computed on
+ * what is left. With a VAT ID that `validateVatId` accepts, from the billing country, the order is a
+ * reverse charge (0 %) when the billing country and `sellerCountry` are two different EU member
+ * states. A VAT ID that does not validate (forms refuse those first) is kept off the quote.
  */
 export function quoteOrder(input: {
   plan: Plan;
@@ -119,9 +136,13 @@ export function quoteOrder(input: {
   country: string;
   table: RateTable | null;
   treatment?: TaxTreatment;
+  coupon?: CouponTerms | null;
+  vatId?: string | null;
+  sellerCountry?: string | null;
 }): MoneyResult<Quote> {
-  const rate = standardTaxRate(input.country);
-  if (rate === undefined) {
+  const country = input.country.toUpperCase();
+  const standard = standardTaxRate(country);
+  if (standard === undefined) {
     return {
       ok: false,
       error: { code: "invalid_amount", message: `No tax rate is known for country ${input.country}` },
@@ -129,17 +150,43 @@ export function quoteOrder(input: {
   }
   const price = planPrice(input.plan, input.interval, input.currency, input.table);
   if (!price.ok) return price;
-  const amounts = applyTax(price.value.price, rate, input.treatment ?? "exclusive");
+  const vat = input.vatId ? validateVatId(input.vatId) : null;
+  const vatId = vat?.ok ? vat.normalized : null;
+  const reverseCharge =
+    vat?.ok === true && vat.country === country && reverseChargeApplies(input.sellerCountry, country);
+  const rate = reverseCharge ? "0" : standard;
+  const treatment = input.treatment ?? "exclusive";
+  const list = price.value.price;
+  const coupon = input.coupon ?? null;
+  const discount = coupon
+    ? couponDiscount(coupon, list, PRICE_ROUNDING)
+    : { amount: 0n, currency: list.currency };
+  const amounts = applyTax(
+    { amount: list.amount - discount.amount, currency: list.currency },
+    rate,
+    treatment,
+  );
+  // An inclusive price's discount comes off the price with tax; the subtotal is then what the net
+  // was before the discount, so that subtotal − discount = net still holds.
+  const subtotal =
+    treatment === "exclusive"
+      ? list
+      : { amount: amounts.net.amount + discount.amount, currency: list.currency };
   return {
     ok: true,
     value: {
       ...amounts,
       plan: input.plan,
       interval: input.interval,
-      country: input.country.toUpperCase(),
+      country,
       usd: price.value.usd,
       fxRate: price.value.fxRate,
       fxDate: price.value.fxDate,
+      subtotal,
+      discount,
+      coupon: coupon && discount.amount > 0n ? { id: coupon.id, code: coupon.code } : null,
+      reverseCharge,
+      vatId,
     },
   };
 }

@@ -124,10 +124,19 @@ export const checkoutAction = action(
         currency: input.currency,
         billing: { name: input.name, country: input.country, vatId: input.vatId || null },
         card: card.card,
+        couponCode: input.couponCode || null,
       },
-      { issuer: getEnv().APP_URL ?? "Abacus", seller: sellerDetails() },
+      {
+        issuer: getEnv().APP_URL ?? "Abacus",
+        seller: sellerDetails(),
+        sellerCountry: getEnv().SELLER_COUNTRY ?? null,
+      },
     );
-    if (outcome.status === "invalid") return { ok: false, error: outcome.message };
+    if (outcome.status === "invalid") {
+      return outcome.field
+        ? { ok: false, error: outcome.message, fieldErrors: { [outcome.field]: outcome.message } }
+        : { ok: false, error: outcome.message };
+    }
     if (outcome.status === "failed") {
       return { ok: false, error: outcome.reason, fieldErrors: { cardNumber: outcome.reason } };
     }

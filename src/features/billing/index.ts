@@ -11,6 +11,7 @@ export { receiptKeysResponse, verifyReceiptResponse } from "./api/receipts";
 export { BillingPage } from "./components/billing-page";
 export { BillingSection } from "./components/billing-section";
 export { CheckoutForm } from "./components/checkout-form";
+export { CouponAdmin } from "./components/coupon-admin";
 export { InvoiceAdmin, RevenueSummary } from "./components/invoice-admin";
 export { InvoiceList, InvoiceView } from "./components/invoice-view";
 export { OrderSelection } from "./components/order-selection";
@@ -23,6 +24,7 @@ export { buildQuote, parseSelection } from "./quote";
 export { verifyReceiptBody } from "./schemas";
 export { loadBillingPage } from "./server/billing-page";
 export { ClockRefused, runTestClock } from "./server/clock";
+export { COUPON_LIST_LIMIT, listCoupons } from "./server/coupons";
 export {
   canSeeInvoices,
   findInvoice,

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { COUPON_CODE_MAX_LENGTH, COUPON_CODE_PATTERN } from "@/core/billing/coupon";
+import { VAT_ID_MAX_LENGTH, validateVatId } from "@/core/billing/vat";
 
 /** The checkout form. Card fields are checked in detail by `checkCard` (core); here only bounded. */
 export const checkoutSchema = z.object({
@@ -14,8 +16,23 @@ export const checkoutSchema = z.object({
   vatId: z
     .string()
     .trim()
-    .max(32, "A VAT id has at most 32 characters.")
-    .regex(/^[A-Za-z0-9 .-]*$/, "Use letters, digits, spaces, dots and dashes only."),
+    .max(VAT_ID_MAX_LENGTH, `A VAT ID has at most ${VAT_ID_MAX_LENGTH} characters.`)
+    .superRefine((value, ctx) => {
+      if (value === "") return;
+      const checked = validateVatId(value);
+      if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.error });
+    }),
+  couponCode: z
+    .string()
+    .trim()
+    .max(COUPON_CODE_MAX_LENGTH, `A promotion code has at most ${COUPON_CODE_MAX_LENGTH} characters.`)
+    .transform((value) => value.toUpperCase())
+    .refine(
+      (value) => value === "" || COUPON_CODE_PATTERN.test(value),
+      "A promotion code has letters, digits and dashes only.",
+    )
+    .optional()
+    .default(""),
   cardNumber: z.string().max(40, "This is not a card number we recognise."),
   expiry: z.string().max(10, "Enter the expiry as MM/YY."),
   cvc: z.string().max(8, "Enter the security code."),

@@ -44,7 +44,15 @@ export function CheckoutForm({
   const [inclusive, setInclusive] = useState(false);
   const selectId = useId();
   const form = useActionForm(
-    { name: defaultName, country: defaultCountry, vatId: defaultVatId, cardNumber: "", expiry: "", cvc: "" },
+    {
+      name: defaultName,
+      country: defaultCountry,
+      vatId: defaultVatId,
+      couponCode: "",
+      cardNumber: "",
+      expiry: "",
+      cvc: "",
+    },
     async (values) => {
       const result = await checkoutAction({
         ...values,
@@ -104,10 +112,37 @@ export function CheckoutForm({
                 />
               )}
             </Field>
-            <Field id="checkout-vatId" label="VAT id (optional)" error={form.fieldErrors.vatId}>
+            <Field
+              id="checkout-vatId"
+              label="VAT ID (optional)"
+              hint="An EU VAT ID from another member state than ours: no VAT (reverse charge)."
+              error={form.fieldErrors.vatId}
+              errorLines={2}
+            >
               {(props) => <Input {...props} {...form.field("vatId")} autoComplete="off" spellCheck={false} />}
             </Field>
           </div>
+          <Field
+            id="checkout-couponCode"
+            label="Promotion code (optional)"
+            hint={
+              form.values.couponCode.trim()
+                ? "The discount is applied when you pay, and shown on the receipt and invoice."
+                : undefined
+            }
+            error={form.fieldErrors.couponCode}
+            errorLines={2}
+          >
+            {(props) => (
+              <Input
+                {...props}
+                {...form.field("couponCode")}
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono uppercase sm:max-w-xs"
+              />
+            )}
+          </Field>
         </fieldset>
 
         <fieldset className="grid gap-2 rounded-lg border border-border bg-card p-6">
@@ -202,7 +237,8 @@ export function CheckoutForm({
           </dl>
           <p className="mt-1 text-xs text-muted-foreground">
             {quote.currency} per {per}
-            {country ? "" : ", before tax"}.
+            {country ? "" : ", before tax"}
+            {form.values.couponCode.trim() ? ", before the promotion code's discount" : ""}.
           </p>
           <div className="mt-4 flex items-center gap-2">
             <ChoiceInput
@@ -217,7 +253,7 @@ export function CheckoutForm({
             </Label>
           </div>
           <SubmitButton pending={form.pending} pendingLabel="Paying…" className="mt-6 w-full">
-            {country ? `Pay ${country.total}` : "Pay"}
+            {country && !form.values.couponCode.trim() ? `Pay ${country.total}` : "Pay"}
           </SubmitButton>
           <FormError id="checkout-form-error" message={form.formError} />
         </div>

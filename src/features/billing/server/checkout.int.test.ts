@@ -414,7 +414,7 @@ describe("downgrade and cancel at period end", () => {
       request(org, {
         plan: "team",
         currency: "EUR",
-        billing: { name: "Acme GmbH", country: "DE", vatId: "DE123456789" },
+        billing: { name: "Acme GmbH", country: "DE", vatId: "DE136695976" },
       }),
     );
     expect(await organizationPlan(t.db, org.id)).toBe("team");

@@ -1,7 +1,9 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
+import type { CouponTerms } from "@/core/billing/coupon";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
+import { validateVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
@@ -15,6 +17,18 @@ import { currentSigningKey } from "./receipt-keys";
 import { settleCharge } from "./settle";
 
 export type { CheckoutOutcome } from "./outcome";
+
+/** Why a VAT ID typed at checkout cannot be used with the billing country, or null when it can. */
+export function checkVatId(vatId: string | null, country: string): string | null {
+  if (!vatId) return null;
+  const checked = validateVatId(vatId);
+  if (!checked.ok) return checked.error;
+  if (checked.country !== country.toUpperCase()) {
+    const names = new Intl.DisplayNames(["en"], { type: "region" });
+    return `This VAT ID is from ${names.of(checked.country) ?? checked.country}: choose that billing country, or leave the VAT ID out.`;
+  }
+  return null;
+}
 export type { CheckoutRequest } from "./place";
 
 /**
@@ -66,26 +80,50 @@ export async function processCheckout(
   provider: PaymentProvider,
   rates: RateTable | null,
   request: CheckoutRequest,
-  options: { now?: () => Date; issuer?: string; seller?: ReceiptSeller } = {},
+  options: {
+    now?: () => Date;
+    issuer?: string;
+    seller?: ReceiptSeller;
+    /** The seller's country (SELLER_COUNTRY), for the EU reverse charge. */
+    sellerCountry?: string | null;
+  } = {},
 ): Promise<CheckoutOutcome> {
   const now = options.now ?? (() => new Date());
   const plan = getPlan(request.plan);
   if (!plan) return { status: "invalid", message: "Unknown plan." };
-  const quote = quoteOrder({
-    plan,
-    interval: request.interval,
-    currency: request.currency,
-    country: request.billing.country,
-    table: rates,
-  });
+  const vatIdError = checkVatId(request.billing.vatId, request.billing.country);
+  if (vatIdError) return { status: "invalid", message: vatIdError, field: "vatId" };
+  const price = (coupon: CouponTerms | null) =>
+    quoteOrder({
+      plan,
+      interval: request.interval,
+      currency: request.currency,
+      country: request.billing.country,
+      table: rates,
+      coupon,
+      vatId: request.billing.vatId,
+      sellerCountry: options.sellerCountry ?? null,
+    });
+  // Priced without the coupon first: a country or currency that cannot be priced fails here, before
+  // anything is written; the coupon is checked and applied under its lock when the order is placed.
+  const quote = price(null);
   if (!quote.ok) return { status: "invalid", message: quote.error.message };
-  const q = quote.value;
   const orgId = request.organization.id;
   // Before the transactions: publishing the key uses a connection of its own, and every other submit
   // of this organization may be holding a pooled connection while it waits for the lock.
   const key = await currentSigningKey(db);
 
-  const placed = await placeOrder(db, provider, request, q, now);
+  const placed = await placeOrder(
+    db,
+    provider,
+    request,
+    (coupon) => {
+      const priced = price(coupon);
+      if (!priced.ok) throw new Error(priced.error.message);
+      return priced.value;
+    },
+    now,
+  );
   if ("done" in placed) return placed.done;
 
   // Claim the charge in a short transaction; only the claimant calls the provider, outside any

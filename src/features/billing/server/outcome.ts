@@ -10,7 +10,8 @@ export type CheckoutOutcome =
   | { status: "failed"; orderId: string; code: string; reason: string }
   /** The provider has not said whether the money moved: retry with the same key, never a new one. */
   | { status: "pending"; orderId: string; reason: string }
-  | { status: "invalid"; message: string };
+  /** `field`: the form field the message belongs beside. */
+  | { status: "invalid"; message: string; field?: "couponCode" | "vatId" };
 
 export const PENDING_REASON =
   "The payment provider has not confirmed this payment yet, so it may or may not have gone through. " +

@@ -1,10 +1,12 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { CheckedCard } from "@/core/billing/card";
+import type { CouponTerms } from "@/core/billing/coupon";
 import type { Quote } from "@/core/billing/pricing";
 import type { Db, Tx } from "@/server/db/client";
 import { orders, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
+import { lockCoupon, recordRedemption, saveBillingDetails } from "./coupons";
 import { type CheckoutOutcome, lockOrganizationBilling, type OrderRow, outcomeOf } from "./outcome";
 
 export interface CheckoutRequest {
@@ -16,6 +18,8 @@ export interface CheckoutRequest {
   currency: string;
   billing: { name: string; country: string; vatId: string | null };
   card: CheckedCard;
+  /** A promotion code as typed (normalized upper case), or null. */
+  couponCode?: string | null;
 }
 
 /** Either the request is answered already (a settled or refused order), or this order is to be charged. */
@@ -26,7 +30,10 @@ export interface CheckoutRequest {
 export function orderAmounts(q: Quote) {
   return {
     currency: q.total.currency,
-    subtotalMinor: q.net.amount,
+    subtotalMinor: q.subtotal.amount,
+    discountMinor: q.discount.amount,
+    couponId: q.coupon?.id ?? null,
+    reverseCharge: q.reverseCharge,
     netMinor: q.net.amount,
     taxMinor: q.tax.amount,
     totalMinor: q.total.amount,
@@ -44,12 +51,16 @@ export type Placement = { done: CheckoutOutcome } | { order: OrderRow };
  * Places the order as `pending`, with its payment attempt (brand and last four only), committed
  * before any money moves, so a charge whose answer is lost always has an order a retry or a webhook
  * can settle. An existing order under the same key is returned instead (or its outcome, once settled).
+ *
+ * A promotion code is checked again here with the coupon's row locked, and its redemption (row and
+ * count) is written with the order, so the cap holds under any concurrency; `priceWith` prices the
+ * order with the coupon's terms. The billing details are kept for renewals (the billing profile).
  */
 export async function placeOrder(
   db: Db,
   provider: Pick<PaymentProvider, "id">,
   request: CheckoutRequest,
-  q: Quote,
+  priceWith: (coupon: CouponTerms | null) => Quote,
   now: () => Date,
 ): Promise<Placement> {
   const orgId = request.organization.id;
@@ -93,6 +104,19 @@ export async function placeOrder(
       const [last] = await tx.select().from(orders).where(eq(orders.id, sub.lastOrderId));
       if (last) return { done: { ...(await outcomeOf(tx, last)), alreadyActive: true } as CheckoutOutcome };
     }
+    let coupon: CouponTerms | null = null;
+    if (request.couponCode) {
+      const redeemable = await lockCoupon(tx, {
+        code: request.couponCode.trim().toUpperCase(),
+        organizationId: orgId,
+        currency: request.currency,
+        now: now(),
+      });
+      if (!redeemable.ok)
+        return { done: { status: "invalid", message: redeemable.error, field: "couponCode" } };
+      coupon = redeemable.terms;
+    }
+    const q = priceWith(coupon);
     const [order] = await tx
       .insert(orders)
       .values({
@@ -104,11 +128,13 @@ export async function placeOrder(
         ...orderAmounts(q),
         billingName: request.billing.name,
         billingCountry: q.country,
-        vatId: request.billing.vatId,
+        vatId: q.vatId,
         status: "pending",
       })
       .returning();
     if (!order) throw new Error("The order was not inserted");
+    if (order.couponId) await recordRedemption(tx, order.couponId, orgId, order.id);
+    await saveBillingDetails(tx, orgId, { name: request.billing.name, country: q.country, vatId: q.vatId });
     // The attempt, before any money moves: "unknown" until the provider answers.
     await tx.insert(payments).values({
       orderId: order.id,

@@ -10,6 +10,7 @@ import type { Db, Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard } from "./charge";
+import { renewalPricing } from "./coupons";
 import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
 import { lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
@@ -180,6 +181,7 @@ async function claimRenewal(
             currency: sub.currency,
             country: billing?.country ?? "",
             table: rates,
+            ...(await renewalPricing(tx, organizationId, sub.currency, billing?.vatId ?? null)),
           })
         : null;
       if (!plan || !billing || !quote?.ok) {
@@ -198,7 +200,7 @@ async function claimRenewal(
           ...orderAmounts(q),
           billingName: billing.name,
           billingCountry: q.country,
-          vatId: billing.vatId,
+          vatId: q.vatId,
           status: "pending",
           kind: "renewal",
           periodStart,

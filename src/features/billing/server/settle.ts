@@ -13,6 +13,7 @@ import {
 import type { Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
 import type { ChargeResult, SavedCard } from "@/server/payments/provider";
+import { couponStateAfterPaid, releaseRedemption } from "./coupons";
 import { issueInvoice } from "./invoices";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
 import { type currentSigningKey, signBytes } from "./receipt-keys";
@@ -57,6 +58,7 @@ export async function settleFailed(
     .update(payments)
     .set({ status: "failed", failureCode: code, ...(reference ? { providerReference: reference } : {}) })
     .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")));
+  await releaseRedemption(tx, order.id);
   return { outcome: await outcomeOf(tx, failed), applied: true };
 }
 
@@ -176,6 +178,7 @@ export async function settlePaid(
     dunningAttempt: 0,
     nextRetryAt: null,
     updatedAt: paidAt,
+    ...(await couponStateAfterPaid(tx, paidOrder)),
   };
   // An organization deleted while its payment was being confirmed keeps the paid order and its
   // receipt, but has no plan left to start.
