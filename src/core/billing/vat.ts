@@ -142,3 +142,18 @@ export function reverseChargeApplies(
   const customer = customerVatCountry.toUpperCase();
   return isEuCountry(seller) && isEuCountry(customer) && seller !== customer;
 }
+
+/**
+ * Why a VAT ID typed with a billing country (at checkout, in the billing details) cannot be used, or
+ * null when it can: it must be valid and from that country.
+ */
+export function checkVatId(vatId: string | null, country: string): string | null {
+  if (!vatId) return null;
+  const checked = validateVatId(vatId);
+  if (!checked.ok) return checked.error;
+  if (checked.country !== country.toUpperCase()) {
+    const names = new Intl.DisplayNames(["en"], { type: "region" });
+    return `This VAT ID is from ${names.of(checked.country) ?? checked.country}: choose that billing country, or leave the VAT ID out.`;
+  }
+  return null;
+}

@@ -120,6 +120,7 @@ describe("billing page actions", () => {
   it("refuse every change to a member, and write nothing", async () => {
     const mia = as("mia");
     const before = await sub();
+    const profilesBefore = await t.db.select().from(billingProfiles);
     for (const [name, input] of [
       ["changePlanAction", { plan: "team", interval: "monthly", idempotencyKey: crypto.randomUUID() }],
       ["cancelPlanAction", { reason: "too dear" }],
@@ -130,12 +131,13 @@ describe("billing page actions", () => {
       expect(await mia(name, input), name).toEqual({ ok: false, error: FORBIDDEN_ERROR });
     }
     expect(await sub()).toEqual(before);
-    expect(await t.db.select().from(billingProfiles)).toHaveLength(0);
+    expect(await t.db.select().from(billingProfiles)).toEqual(profilesBefore);
     expect(await t.db.select().from(orders).where(eq(orders.kind, "proration"))).toHaveLength(0);
   });
 
   it("save the billing details for an admin, and name each bad field", async () => {
     const adam = as("adam");
+    const profilesBefore = await t.db.select().from(billingProfiles);
     const bad = await adam("saveBillingProfileAction", {
       ...profile,
       name: " ",
@@ -144,15 +146,20 @@ describe("billing page actions", () => {
     });
     expect(bad.ok).toBe(false);
     expect(Object.keys(bad.fieldErrors ?? {}).sort()).toEqual(["country", "email", "name"]);
-    expect(await t.db.select().from(billingProfiles)).toHaveLength(0);
-    expect(await adam("saveBillingProfileAction", { ...profile, vatId: "de 123.456.789" })).toMatchObject({
+    // A VAT ID with wrong check digits, or from another country than the billing country.
+    const typo = await adam("saveBillingProfileAction", { ...profile, vatId: "DE123456789" });
+    expect(typo.fieldErrors?.vatId).toMatch(/check digits/);
+    const elsewhere = await adam("saveBillingProfileAction", { ...profile, vatId: "FR40303265045" });
+    expect(elsewhere.fieldErrors?.vatId).toMatch(/This VAT ID is from France/);
+    expect(await t.db.select().from(billingProfiles)).toEqual(profilesBefore);
+    expect(await adam("saveBillingProfileAction", { ...profile, vatId: "de 136.695.976" })).toMatchObject({
       ok: true,
     });
     const [row] = await t.db.select().from(billingProfiles).where(eq(billingProfiles.organizationId, ORG));
     expect(row).toMatchObject({
       name: "Billing GmbH",
       country: "DE",
-      vatId: "DE123456789",
+      vatId: "DE136695976",
       email: "invoices@example.com",
     });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TAX_COUNTRIES } from "@/core/billing/tax-rates";
+import { checkVatId, VAT_ID_MAX_LENGTH } from "@/core/billing/vat";
 import { MAX_CANCEL_REASON } from "./server/limits";
 
 /** An immediate upgrade from the billing page; the key makes a double click or a retry charge once. */
@@ -17,28 +18,32 @@ export const cancelPlanSchema = z.object({
 });
 
 /** The organization's billing details (`billing_profiles`). */
-export const billingProfileSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Enter the name to put on invoices.")
-    .max(200, "Use at most 200 characters."),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, "Choose the billing country.")
-    .refine((code) => TAX_COUNTRIES.includes(code), "Tax is not set up for that country."),
-  address: z.string().trim().max(500, "Keep the address to at most 500 characters."),
-  email: z
-    .string()
-    .trim()
-    .max(254, "Use at most 254 characters.")
-    .refine((v) => v === "" || z.email().safeParse(v).success, "Enter an email address, or leave it empty."),
-  // TODO(lead): validate format and checksum with src/core/billing/vat.ts once "coupons" lands it.
-  vatId: z
-    .string()
-    .trim()
-    .max(32, "A VAT ID has at most 32 characters.")
-    .regex(/^[A-Za-z0-9 .-]*$/, "Use letters, digits, spaces, dots and dashes only."),
-});
+export const billingProfileSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, "Enter the name to put on invoices.")
+      .max(200, "Use at most 200 characters."),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "Choose the billing country.")
+      .refine((code) => TAX_COUNTRIES.includes(code), "Tax is not set up for that country."),
+    address: z.string().trim().max(500, "Keep the address to at most 500 characters."),
+    email: z
+      .string()
+      .trim()
+      .max(254, "Use at most 254 characters.")
+      .refine(
+        (v) => v === "" || z.email().safeParse(v).success,
+        "Enter an email address, or leave it empty.",
+      ),
+    vatId: z.string().trim().max(VAT_ID_MAX_LENGTH, `A VAT ID has at most ${VAT_ID_MAX_LENGTH} characters.`),
+  })
+  .superRefine((values, ctx) => {
+    // Valid, and from the billing country: renewals take their tax treatment from these details.
+    const problem = checkVatId(values.vatId, values.country);
+    if (problem) ctx.addIssue({ code: "custom", path: ["vatId"], message: problem });
+  });
 
 export type BillingProfileValues = z.input<typeof billingProfileSchema>;

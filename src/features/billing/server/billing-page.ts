@@ -4,6 +4,7 @@ import { BILLING_INTERVALS, getPlan, PAID_PLAN_IDS, type PaidPlanId } from "@/co
 import { quoteOrder } from "@/core/billing/pricing";
 import { classifyChange } from "@/core/billing/proration";
 import { effectivePlan } from "@/core/billing/subscription";
+import { validateVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
 import type { Db } from "@/server/db/client";
 import { billingProfiles, creditNotes, invoices, orders, paymentMethods } from "@/server/db/schema";
@@ -135,6 +136,12 @@ export async function loadBillingPage(db: Db, rates: RateTable | null, organizat
 
 export type BillingPageData = Awaited<ReturnType<typeof loadBillingPage>>;
 
+/** A VAT ID as VIES writes it (the schema has checked it already). */
+function normalizedVatId(raw: string): string {
+  const checked = validateVatId(raw);
+  return checked.ok ? checked.normalized : raw.toUpperCase().replace(/[\s./-]/g, "");
+}
+
 /** Saves the organization's billing details (one row per organization). */
 export async function saveBillingProfile(
   db: Db,
@@ -147,7 +154,7 @@ export async function saveBillingProfile(
     country: values.country,
     address: values.address || null,
     email: values.email || null,
-    vatId: values.vatId ? values.vatId.toUpperCase().replace(/[\s.-]/g, "") : null,
+    vatId: values.vatId ? normalizedVatId(values.vatId) : null,
     updatedAt: now,
   };
   await db

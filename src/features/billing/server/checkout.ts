@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { CouponTerms } from "@/core/billing/coupon";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
-import { validateVatId } from "@/core/billing/vat";
+import { checkVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
@@ -18,17 +18,6 @@ import { settleCharge } from "./settle";
 
 export type { CheckoutOutcome } from "./outcome";
 
-/** Why a VAT ID typed at checkout cannot be used with the billing country, or null when it can. */
-export function checkVatId(vatId: string | null, country: string): string | null {
-  if (!vatId) return null;
-  const checked = validateVatId(vatId);
-  if (!checked.ok) return checked.error;
-  if (checked.country !== country.toUpperCase()) {
-    const names = new Intl.DisplayNames(["en"], { type: "region" });
-    return `This VAT ID is from ${names.of(checked.country) ?? checked.country}: choose that billing country, or leave the VAT ID out.`;
-  }
-  return null;
-}
 export type { CheckoutRequest } from "./place";
 
 /**
