@@ -85,8 +85,7 @@ function evaluateLine(
   lineNo: number,
   above: Above,
   variables: Readonly<Record<string, Value>>,
-  definedBelow: ReadonlyMap<string, number>,
-  definedAbove: ReadonlyMap<string, number>,
+  definedAt: ReadonlyMap<string, number>,
   options: SheetOptions,
 ): LineResult {
   const trimmed = source.trim();
@@ -104,7 +103,7 @@ function evaluateLine(
     kind: "error",
     error: { code, message, line: lineNo, column: columnOf(column), offset: columnOf(column) - 1, length },
   });
-  const vars: Record<string, Value> = { ...variables };
+  const vars: Record<string, Value> = Object.assign(Object.create(null), variables);
   for (const m of text.matchAll(/\bline(\d+)\b/g)) {
     const n = Number(m[1]);
     const column = (m.index ?? 0) + 1;
@@ -116,13 +115,12 @@ function evaluateLine(
   for (const m of text.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\b/g)) {
     const name = m[1] as string;
     if (name in vars) continue;
-    const below = definedBelow.get(name);
-    if (below !== undefined) {
-      return fail(`${name} is defined below this line, on line ${below}`, (m.index ?? 0) + 1, name.length);
+    const at = definedAt.get(name);
+    if (at !== undefined && at > lineNo) {
+      return fail(`${name} is defined below this line, on line ${at}`, (m.index ?? 0) + 1, name.length);
     }
-    const broken = definedAbove.get(name);
-    if (broken !== undefined) {
-      return fail(`${name} has no value: line ${broken} has an error`, (m.index ?? 0) + 1, name.length);
+    if (at !== undefined && at < lineNo) {
+      return fail(`${name} has no value: line ${at} has an error`, (m.index ?? 0) + 1, name.length);
     }
   }
   if (/\bprev\b/.test(text)) {
@@ -141,7 +139,7 @@ function evaluateLine(
     vars[word] = r.value;
   }
   // only the names the line uses: every variable passed is parsed again by the engine
-  const used: Record<string, Value> = {};
+  const used: Record<string, Value> = Object.create(null);
   for (const name of namesIn(text)) if (name in vars) used[name] = vars[name] as Value;
   const r = evaluate(text, { ...options, variables: used, timeLimitMs: SHEET_LIMITS.timeLimitMs });
   if (!r.ok) {
@@ -171,9 +169,24 @@ function aggregate(
   return evaluate(word === "average" ? `(${sum}) / ${lines.length}` : sum, { ...options, variables: vars });
 }
 
+/** A number per value object: cache keys name the values a line reads by identity, not by content. */
+const valueIds = new WeakMap<Value, number>();
+let lastValueId = 0;
+function idOf(value: Value | undefined): number {
+  if (!value) return 0;
+  let id = valueIds.get(value);
+  if (id === undefined) {
+    id = ++lastValueId;
+    valueIds.set(value, id);
+  }
+  return id;
+}
+
 /**
  * Evaluates sheets, keeping each line's result by its text and the values it read, so that after an
- * edit only the lines whose text or inputs changed are evaluated again.
+ * edit only the lines whose text or inputs changed are evaluated again. A line's number is not part of
+ * its key: inserting a line above leaves the lines below in the cache (only the lines that read a
+ * changed value, or an aggregate over it, run again). A run costs one pass over the lines.
  */
 export class SheetEvaluator {
   private cache = new Map<string, LineResult>();
@@ -192,43 +205,42 @@ export class SheetEvaluator {
     let section: number[] = [];
     const all: number[] = [];
     let prev: number | undefined;
-    let variables: Record<string, Value> = {};
+    const variables: Record<string, Value> = Object.create(null);
     const next = new Map<string, LineResult>();
     const results: LineResult[] = [];
     this.evaluated = 0;
-    const settings = JSON.stringify([options.precision, options.rounding, options.rates?.date]);
+    const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
+    const ids = (ns: readonly number[]) => ns.map((n) => idOf(values.get(n))).join(",");
     lines.forEach((line, i) => {
       const lineNo = i + 1;
-      const below = new Map([...definedAt].filter(([, at]) => at > lineNo));
-      const aboveNames = new Map([...definedAt].filter(([, at]) => at < lineNo));
       // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)
-      const names = namesIn(line);
-      const reads = (ns: readonly number[]) => ns.map((n) => values.get(n) ?? null);
-      const key = JSON.stringify([
-        settings,
-        lineNo,
-        line,
-        names.map((n) => {
+      let key = `${settings}\u0000${line}`;
+      const trimmed = line.trimStart();
+      if (trimmed !== "" && !trimmed.startsWith("#") && !trimmed.startsWith("//")) {
+        for (const n of namesIn(line)) {
           const ref = /^line(\d+)$/.exec(n);
-          if (ref) return [n, values.get(Number(ref[1])) ?? null];
-          if (n === "prev") return [n, prev ?? null, prev === undefined ? null : (values.get(prev) ?? null)];
-          if (n === "sum" || n === "subtotal" || n === "average") return [n, reads(section)];
-          if (n === "total") return [n, reads(all)];
-          return [n, variables[n] ?? null, definedAt.get(n) ?? null];
-        }),
-      ]);
+          let read: string;
+          if (ref) read = Number(ref[1]) >= lineNo ? "below" : String(idOf(values.get(Number(ref[1]))));
+          else if (n === "prev") read = String(idOf(prev === undefined ? undefined : values.get(prev)));
+          else if (n === "sum" || n === "subtotal" || n === "average") read = ids(section);
+          else if (n === "total") read = ids(all);
+          else if (variables[n] !== undefined) read = String(idOf(variables[n]));
+          else {
+            // not a value above: unknown, defined on this line, below it, or on a line with an error
+            const at = definedAt.get(n);
+            read =
+              at === undefined ? "" : at === lineNo ? "here" : `at${at}${at > lineNo ? "below" : "above"}`;
+          }
+          key += `\u0000${n}\u0001${read}`;
+        }
+      }
       let result = this.cache.get(key) ?? next.get(key);
       if (!result) {
-        result = evaluateLine(
-          line,
-          lineNo,
-          { values, section, all, prev },
-          variables,
-          below,
-          aboveNames,
-          options,
-        );
+        result = evaluateLine(line, lineNo, { values, section, all, prev }, variables, definedAt, options);
         this.evaluated++;
+      } else if (result.kind === "error" && result.error.line !== lineNo) {
+        // the same line moved: its error keeps its column, with its new line number
+        result = { kind: "error", error: { ...result.error, line: lineNo } };
       }
       // a line that waited for the unit table or the calendar (lazy.ts) is evaluated again once they are in
       if (result.kind !== "error" || result.error.code !== "loading") next.set(key, result);
@@ -241,7 +253,7 @@ export class SheetEvaluator {
           section = [...section, lineNo];
           all.push(lineNo);
         }
-        if (result.name) variables = { ...variables, [result.name]: result.result.value };
+        if (result.name) variables[result.name] = result.result.value;
       }
     });
     this.cache = next;

@@ -120,6 +120,65 @@ describe("a sheet", () => {
   });
 });
 
+describe("an edit re-evaluates only the lines that depend on it", () => {
+  // a chain of named values, a line read by number, and a section without an aggregate
+  const base = [
+    "# Costs",
+    "rate = 45 USD/h",
+    "hours = 3 h 20 min",
+    "work = rate * hours",
+    "line4 in EUR",
+    "travel = 86.40 EUR",
+    "",
+    "# Other",
+    "12 km in m",
+    "20% off 150 CHF",
+    "1/3",
+  ];
+
+  it("a changed value re-runs its readers, and their readers, and nothing else", () => {
+    const evaluator = new SheetEvaluator();
+    const first = evaluator.run(base.join("\n"), { rates: ECB_SNAPSHOT });
+    expect(evaluator.evaluated).toBe(base.length);
+    const edited = [...base];
+    edited[1] = "rate = 46 USD/h";
+    const second = evaluator.run(edited.join("\n"), { rates: ECB_SNAPSHOT });
+    // rate, work (reads rate), line 5 (reads line 4)
+    expect(evaluator.evaluated).toBe(3);
+    expect(shown(second)[4]).not.toBe(shown(first)[4]);
+    // the lines that did not run are the same objects (the notebook's rows do not render again)
+    for (const i of [0, 2, 5, 8, 9, 10]) expect(second[i]).toBe(first[i]);
+  });
+
+  it("inserting a line above leaves the lines below in the cache, unless they read what moved", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run(base.join("\n"), { rates: ECB_SNAPSHOT });
+    const inserted = ["// a note", ...base];
+    const results = evaluator.run(inserted.join("\n"), { rates: ECB_SNAPSHOT });
+    // the new comment, and `line4 in EUR`, which now reads the line `hours = …`: an error
+    expect(evaluator.evaluated).toBe(2);
+    expect(shown(results)[5]).toMatch(/^! /);
+    expect(shown(results).slice(6)).toEqual(
+      shown(evaluateSheet(base.join("\n"), { rates: ECB_SNAPSHOT })).slice(5),
+    );
+  });
+
+  it("a moved line keeps its error, with its new line number", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run("a = 1\nb = a +", {});
+    const moved = evaluator.run("\na = 1\nb = a +", {});
+    expect(evaluator.evaluated).toBe(1);
+    expect(moved[2]).toMatchObject({ kind: "error", error: { line: 3 } });
+  });
+
+  it("a name that is also an object property is an unknown name, not a value", () => {
+    expect(sheet("constructor + 1", "toString")).toEqual([
+      "! Unknown variable constructor @1",
+      "! Unknown variable toString @1",
+    ]);
+  });
+});
+
 describe("sheets, metamorphically", () => {
   const amount = fc
     .tuple(
