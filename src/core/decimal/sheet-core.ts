@@ -31,7 +31,16 @@ export const SHEET_LIMITS = { maxLines: 2_000, maxLength: 100_000, timeLimitMs: 
 export type LineResult =
   | { readonly kind: "blank" | "comment" }
   | { readonly kind: "heading"; readonly text: string }
-  | { readonly kind: "value"; readonly result: EvalSuccess; readonly name?: string }
+  | {
+      readonly kind: "value";
+      readonly result: EvalSuccess;
+      readonly name?: string;
+      /**
+       * For a line with `sum`, `subtotal`, `total` or `average` over lines with and without a unit or
+       * currency: the lines without one, which it leaves out (by line number).
+       */
+      readonly skipped?: readonly number[];
+    }
   | { readonly kind: "error"; readonly error: ExpressionError };
 
 export interface SheetOptions {
@@ -128,15 +137,17 @@ function evaluateLine(
     if (above.prev === undefined) return fail("There is no value line above for prev", column, 4);
     vars.prev = above.values.get(above.prev) as Value;
   }
+  const skipped = new Set<number>();
   for (const word of AGGREGATES) {
     const at = text.search(new RegExp(`\\b${word}\\b`));
     if (at < 0) continue;
     const lines = word === "total" ? above.all : above.section;
     if (lines.length === 0)
       return fail(`Nothing above to ${word === "average" ? "average" : "add up"}`, at + 1, word.length);
-    const r = aggregate(word, lines, above.values, options);
+    const { result: r, skipped: left } = aggregate(word, lines, above.values, options);
     if (!r.ok) return fail(`${word}: ${r.error.message}`, at + 1, word.length, r.error.code);
     vars[word] = r.value;
+    for (const n of left) skipped.add(n);
   }
   // only the names the line uses: every variable passed is parsed again by the engine
   const used: Record<string, Value> = Object.create(null);
@@ -154,19 +165,38 @@ function evaluateLine(
     };
   }
   const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(text)?.[1];
-  return name ? { kind: "value", result: r, name } : { kind: "value", result: r };
+  return {
+    kind: "value",
+    result: r,
+    ...(name ? { name } : {}),
+    ...(skipped.size > 0 ? { skipped: [...skipped].sort((a, b) => a - b) } : {}),
+  };
 }
 
+/** A value with a unit, a currency or a date (not a plain number). */
+function hasUnit(value: Value | undefined): boolean {
+  return value !== undefined && (value.kind !== "number" || Boolean(value.unit));
+}
+
+/**
+ * Adds up (or averages) lines. When some of them have a unit or currency and others are plain numbers,
+ * the plain numbers are left out (a ratio or a count worked out beside a budget is not an amount) and
+ * named in `skipped`; lines in different units or currencies convert as in `+` (or fail, named).
+ */
 function aggregate(
   word: Aggregate,
   lines: readonly number[],
   values: ReadonlyMap<number, Value>,
   options: SheetOptions,
-): EvalResult {
+): { result: EvalResult; skipped: readonly number[] } {
+  const measured = lines.filter((n) => hasUnit(values.get(n)));
+  const used = measured.length > 0 ? measured : lines;
+  const skipped = measured.length > 0 ? lines.filter((n) => !hasUnit(values.get(n))) : [];
   const vars: Record<string, Value> = {};
-  for (const n of lines) vars[`line${n}`] = values.get(n) as Value;
-  const sum = lines.map((n) => `line${n}`).join(" + ");
-  return evaluate(word === "average" ? `(${sum}) / ${lines.length}` : sum, { ...options, variables: vars });
+  for (const n of used) vars[`line${n}`] = values.get(n) as Value;
+  const sum = used.map((n) => `line${n}`).join(" + ");
+  const source = word === "average" ? `(${sum}) / ${used.length}` : sum;
+  return { result: evaluate(source, { ...options, variables: vars }), skipped };
 }
 
 /** A number per value object: cache keys name the values a line reads by identity, not by content. */
@@ -210,7 +240,9 @@ export class SheetEvaluator {
     const results: LineResult[] = [];
     this.evaluated = 0;
     const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
-    const ids = (ns: readonly number[]) => ns.map((n) => idOf(values.get(n))).join(",");
+    // an aggregate reads its lines' values, and the numbers of the plain-number lines it leaves out
+    const ids = (ns: readonly number[]) =>
+      ns.map((n) => (hasUnit(values.get(n)) ? idOf(values.get(n)) : `${idOf(values.get(n))}@${n}`)).join(",");
     lines.forEach((line, i) => {
       const lineNo = i + 1;
       // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)

@@ -120,6 +120,48 @@ describe("a sheet", () => {
   });
 });
 
+describe("sums over amounts and plain numbers", () => {
+  const run = (...lines: string[]) => evaluateSheet(lines.join("\n"), { rates: ECB_SNAPSHOT });
+
+  it("leave the plain numbers out, and say which", () => {
+    const results = run("1/3", "10 EUR", "20 EUR", "subtotal", "12 * 4", "total", "average");
+    expect(shown(results)).toEqual([
+      "0.33333333333333333333",
+      "10.00 EUR",
+      "20.00 EUR",
+      "30.00 EUR",
+      "48",
+      "30.00 EUR",
+      "15.00 EUR",
+    ]);
+    expect(results[3]).toMatchObject({ kind: "value", skipped: [1] });
+    expect(results[5]).toMatchObject({ kind: "value", skipped: [1, 5] });
+    expect(results[6]).toMatchObject({ kind: "value", skipped: [1, 5] });
+  });
+
+  it("add plain numbers when there is nothing else, and skip nothing", () => {
+    const results = run("2", "3", "total");
+    expect(shown(results)[2]).toBe("5");
+    expect(results[2]).not.toHaveProperty("skipped");
+    expect(shown(run("10 EUR", "10 EUR", "total"))[2]).toBe("20.00 EUR");
+    expect(run("10 EUR", "10 EUR", "total")[2]).not.toHaveProperty("skipped");
+  });
+
+  it("convert currencies, and name both dimensions when they cannot be added", () => {
+    expect(shown(run("1/3", "10 EUR", "5 USD", "total"))[3]).toMatch(/^\d+\.\d\d EUR$/);
+    expect(shown(run("1/3", "10 EUR", "3 km", "total"))[3]).toBe(
+      "! total: Cannot add an amount in EUR and a length (km) @1",
+    );
+  });
+
+  it("name the skipped lines by their current number after a line is inserted above", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run("1/3\n10 EUR\ntotal", {});
+    const moved = evaluator.run("# Budget\n1/3\n10 EUR\ntotal", {});
+    expect(moved[3]).toMatchObject({ kind: "value", skipped: [2] });
+  });
+});
+
 describe("an edit re-evaluates only the lines that depend on it", () => {
   // a chain of named values, a line read by number, and a section without an aggregate
   const base = [

@@ -120,6 +120,7 @@ export function NotebookEditor({
       <div
         className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
+        data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
       >
         <div className="relative min-w-0">
           <div
@@ -162,7 +163,7 @@ export function NotebookEditor({
         </div>
         <ol
           aria-label="Results"
-          className={cn("min-w-0 border-l border-border bg-muted/40 py-2", stale && "opacity-80")}
+          className={cn("min-w-0 border-l border-border bg-muted/40 py-2", !engine && stale && "opacity-80")}
           aria-busy={stale || undefined}
         >
           {lines.map((_, i) => (
@@ -241,12 +242,27 @@ function LineResultView({ result, lineNo }: { result: LineResult | undefined; li
   }
   if (result.kind !== "value") return null;
   const { display, exact } = result.result;
+  const skipped = result.skipped ?? [];
+  const leftOut =
+    skipped.length > 0
+      ? `leaves out ${skipped.length === 1 ? "line" : "lines"} ${skipped.join(", ")}: plain ${skipped.length === 1 ? "number" : "numbers"} beside amounts`
+      : "";
   return (
     <>
+      {leftOut ? (
+        <span
+          className="shrink-0 text-xs text-muted-foreground"
+          title={`This ${leftOut}`}
+          data-testid={`line-${lineNo}-skipped`}
+        >
+          <span aria-hidden>−{skipped.length}</span>
+          <span className="sr-only">{leftOut}</span>
+        </span>
+      ) : null}
       <button
         type="button"
         className="min-w-0 truncate rounded-sm font-mono text-sm tabular text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
-        title={`${display} (click to copy)`}
+        title={`${display}${leftOut ? ` (${leftOut})` : ""} (click to copy)`}
         aria-label={`Line ${lineNo}: ${display}, ${exact ? "exact" : "rounded"}. Copy`}
         data-testid={`line-${lineNo}-result`}
         onClick={() => copy(display)}
