@@ -24,6 +24,7 @@ import {
   type RoundingMode,
   type Value,
 } from "./engine";
+import { unitNamed } from "./registry";
 
 /** Most lines in a sheet, and most characters. */
 export const SHEET_LIMITS = { maxLines: 2_000, maxLength: 100_000, timeLimitMs: 40 } as const;
@@ -173,15 +174,28 @@ function evaluateLine(
   };
 }
 
-/** A value with a unit, a currency or a date (not a plain number). */
-function hasUnit(value: Value | undefined): boolean {
-  return value !== undefined && (value.kind !== "number" || Boolean(value.unit));
+/**
+ * What a value measures, for sums: "money" (any currency: they convert), a rate per a unit, a date, a
+ * unit's dimension, or "" for a plain number.
+ */
+function measureOf(value: Value | undefined): string {
+  if (value === undefined) return "";
+  if (value.kind === "money") return value.per ? `money/${value.per}` : "money";
+  if (value.kind === "date") return "date";
+  if (!value.unit) return "";
+  try {
+    return unitNamed(value.unit, 0, 0)?.dim ?? `unit ${value.unit}`;
+  } catch {
+    return `unit ${value.unit}`;
+  }
 }
 
 /**
- * Adds up (or averages) lines. When some of them have a unit or currency and others are plain numbers,
- * the plain numbers are left out (a ratio or a count worked out beside a budget is not an amount) and
- * named in `skipped`; lines in different units or currencies convert as in `+` (or fail, named).
+ * Adds up (or averages) lines. When they measure different things (euros, minutes, plain numbers), the
+ * lines that measure what most of them measure are added (on a tie, what the first of them measures;
+ * plain numbers only when every line is one), and the others are left out and named in `skipped`: a
+ * ratio, a count or a duration worked out beside a budget is not an amount. Currencies convert as in
+ * `+`.
  */
 function aggregate(
   word: Aggregate,
@@ -189,9 +203,13 @@ function aggregate(
   values: ReadonlyMap<number, Value>,
   options: SheetOptions,
 ): { result: EvalResult; skipped: readonly number[] } {
-  const measured = lines.filter((n) => hasUnit(values.get(n)));
-  const used = measured.length > 0 ? measured : lines;
-  const skipped = measured.length > 0 ? lines.filter((n) => !hasUnit(values.get(n))) : [];
+  const measures = lines.map((n) => measureOf(values.get(n)));
+  const counts = new Map<string, number>();
+  for (const m of measures) if (m !== "") counts.set(m, (counts.get(m) ?? 0) + 1);
+  let dominant = "";
+  for (const [m, count] of counts) if (count > (counts.get(dominant) ?? 0)) dominant = m;
+  const used = lines.filter((_, k) => measures[k] === dominant);
+  const skipped = lines.filter((_, k) => measures[k] !== dominant);
   const vars: Record<string, Value> = {};
   for (const n of used) vars[`line${n}`] = values.get(n) as Value;
   const sum = used.map((n) => `line${n}`).join(" + ");
@@ -240,9 +258,8 @@ export class SheetEvaluator {
     const results: LineResult[] = [];
     this.evaluated = 0;
     const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
-    // an aggregate reads its lines' values, and the numbers of the plain-number lines it leaves out
-    const ids = (ns: readonly number[]) =>
-      ns.map((n) => (hasUnit(values.get(n)) ? idOf(values.get(n)) : `${idOf(values.get(n))}@${n}`)).join(",");
+    // an aggregate reads its lines' values, and their numbers (it names the lines it leaves out)
+    const ids = (ns: readonly number[]) => ns.map((n) => `${idOf(values.get(n))}@${n}`).join(",");
     lines.forEach((line, i) => {
       const lineNo = i + 1;
       // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)

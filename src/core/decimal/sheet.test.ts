@@ -120,10 +120,10 @@ describe("a sheet", () => {
   });
 });
 
-describe("sums over amounts and plain numbers", () => {
+describe("sums over lines that measure different things", () => {
   const run = (...lines: string[]) => evaluateSheet(lines.join("\n"), { rates: ECB_SNAPSHOT });
 
-  it("leave the plain numbers out, and say which", () => {
+  it("leave the plain numbers out beside amounts, and say which", () => {
     const results = run("1/3", "10 EUR", "20 EUR", "subtotal", "12 * 4", "total", "average");
     expect(shown(results)).toEqual([
       "0.33333333333333333333",
@@ -147,10 +147,19 @@ describe("sums over amounts and plain numbers", () => {
     expect(run("10 EUR", "10 EUR", "total")[2]).not.toHaveProperty("skipped");
   });
 
-  it("convert currencies, and name both dimensions when they cannot be added", () => {
-    expect(shown(run("1/3", "10 EUR", "5 USD", "total"))[3]).toMatch(/^\d+\.\d\d EUR$/);
-    expect(shown(run("1/3", "10 EUR", "3 km", "total"))[3]).toBe(
-      "! total: Cannot add an amount in EUR and a length (km) @1",
+  it("add what most lines measure (the first on a tie), converting currencies", () => {
+    const money = run("1/3", "10 EUR", "5 USD", "total");
+    expect(shown(money)[3]).toMatch(/^\d+\.\d\d EUR$/);
+    expect(money[3]).toMatchObject({ skipped: [1] });
+    expect(shown(run("10 EUR", "3 km", "4 km", "2 h", "total"))[4]).toBe("7 km");
+    expect(run("10 EUR", "3 km", "4 km", "2 h", "total")[4]).toMatchObject({ skipped: [1, 4] });
+    expect(run("10 EUR", "3 km", "total")[2]).toMatchObject({ skipped: [2] });
+    expect(shown(run("45 USD/h", "50 USD/h", "10 EUR", "average"))[3]).toBe("47.5 USD/h");
+  });
+
+  it("still fail, on their line, when what they add cannot be added", () => {
+    expect(shown(run("2026-01-01", "2026-02-01", "total"))[2]).toBe(
+      "! total: Cannot add a date and a date @1",
     );
   });
 

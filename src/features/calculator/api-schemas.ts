@@ -78,7 +78,7 @@ const lineResult = z.discriminatedUnion("kind", [
     skipped: z
       .array(z.number().int())
       .optional()
-      .describe("A sum, total or average over amounts and plain numbers: the plain-number lines it left out"),
+      .describe("A sum, total or average over lines that measure different things: the lines it left out"),
   }),
   z.object({
     line: z.number().int(),
