@@ -37,7 +37,7 @@ const page = await context.newPage();
 await page.goto(`${args.base}/calculator`);
 const box = page.getByRole("textbox", { name: /^Sheet/ });
 await box.fill(lines.join("\n"));
-await page.getByTestId(`line-${lines.length}-result`).waitFor({ timeout: 60_000 });
+await page.locator(`[data-testid^="line-${lines.length}-"]`).first().waitFor({ timeout: 60_000 });
 await page.waitForFunction(() => !document.querySelector('ol[aria-busy="true"]'));
 await page.waitForTimeout(1000);
 if (args.trace) await browser.startTracing(page, { path: args.trace, screenshots: false });
