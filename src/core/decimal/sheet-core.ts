@@ -238,16 +238,25 @@ function idOf(value: Value | undefined): number {
  */
 export class SheetEvaluator {
   private cache = new Map<string, LineResult>();
+  /** What each line's text says before it is evaluated (most lines are the same from run to run). */
+  private infos = new Map<string, LineInfo>();
   /** Lines evaluated (not taken from the cache) by the last run: for tests and benchmarks. */
   evaluated = 0;
 
   run(sheet: string, options: SheetOptions = {}): LineResult[] {
     const text = sheet.length > SHEET_LIMITS.maxLength ? sheet.slice(0, SHEET_LIMITS.maxLength) : sheet;
     const lines = text.split("\n").slice(0, SHEET_LIMITS.maxLines);
+    const infos = new Map<string, LineInfo>();
+    const lineInfos = lines.map((line) => {
+      let info = infos.get(line) ?? this.infos.get(line);
+      if (!info) info = lineInfo(line);
+      infos.set(line, info);
+      return info;
+    });
+    this.infos = infos;
     const definedAt = new Map<string, number>();
-    lines.forEach((line, i) => {
-      const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(line)?.[1];
-      if (name && !definedAt.has(name)) definedAt.set(name, i + 1);
+    lineInfos.forEach((info, i) => {
+      if (info.defines && !definedAt.has(info.defines)) definedAt.set(info.defines, i + 1);
     });
     const values = new Map<number, Value>();
     let section: number[] = [];
@@ -264,12 +273,11 @@ export class SheetEvaluator {
       const lineNo = i + 1;
       // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)
       let key = `${settings}\u0000${line}`;
-      const trimmed = line.trimStart();
-      if (trimmed !== "" && !trimmed.startsWith("#") && !trimmed.startsWith("//")) {
-        for (const n of namesIn(line)) {
-          const ref = /^line(\d+)$/.exec(n);
+      const info = lineInfos[i] as LineInfo;
+      if (info.names) {
+        for (const { name: n, ref } of info.names) {
           let read: string;
-          if (ref) read = Number(ref[1]) >= lineNo ? "below" : String(idOf(values.get(Number(ref[1]))));
+          if (ref !== undefined) read = ref >= lineNo ? "below" : String(idOf(values.get(ref)));
           else if (n === "prev") read = String(idOf(prev === undefined ? undefined : values.get(prev)));
           else if (n === "sum" || n === "subtotal" || n === "average") read = ids(section);
           else if (n === "total") read = ids(all);
@@ -298,8 +306,8 @@ export class SheetEvaluator {
       if (result.kind === "value") {
         values.set(lineNo, result.result.value);
         prev = lineNo;
-        if (!isAggregateLine(clean(line).text)) {
-          section = [...section, lineNo];
+        if (!info.aggregate) {
+          section.push(lineNo);
           all.push(lineNo);
         }
         if (result.name) variables[result.name] = result.result.value;
@@ -308,6 +316,27 @@ export class SheetEvaluator {
     this.cache = next;
     return results;
   }
+}
+
+/** A line's text, read once: the name it defines, the names it reads, whether it is a sum. */
+interface LineInfo {
+  readonly defines: string | undefined;
+  /** null for a blank line, a heading or a comment (they read nothing). */
+  readonly names: readonly { readonly name: string; readonly ref?: number }[] | null;
+  readonly aggregate: boolean;
+}
+
+function lineInfo(line: string): LineInfo {
+  const defines = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(line)?.[1];
+  const trimmed = line.trimStart();
+  if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith("//")) {
+    return { defines, names: null, aggregate: false };
+  }
+  const names = namesIn(line).map((name) => {
+    const ref = /^line(\d+)$/.exec(name);
+    return ref ? { name, ref: Number(ref[1]) } : { name };
+  });
+  return { defines, names, aggregate: isAggregateLine(clean(line).text) };
 }
 
 function namesIn(line: string): string[] {
