@@ -248,6 +248,11 @@ test("the home page's calculator takes any calculator expression and agrees with
   await expect(shown).toHaveText("≈1.4142135623730950488");
   await mini.fill("(1 +");
   await expect(shown).toHaveText("Unexpected end of input (column 5)");
+  // units and dates load on first use, as in the calculator
+  await mini.fill("1.5 km in m");
+  await expect(shown).toHaveText("=1500 m");
+  await mini.fill("2026-12-01 + 30 days");
+  await expect(shown).toHaveText("=2026-12-31");
   const money = "120 USD + 45 EUR in JPY";
   await mini.fill(money);
   await expect(shown).toHaveText(/^[=≈]\d+ JPY$/);

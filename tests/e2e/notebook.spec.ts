@@ -66,6 +66,11 @@ test("a budget typed in the notebook: a result per line, an error stays on its l
   await expect(result(page, 2)).toContainText("2");
   await expect(result(page, 4)).toContainText("6");
 
+  // a total over amounts and a plain number adds the amounts and says which line it left out
+  await sheet(page).fill("1/3\n10 EUR\n20 EUR\ntotal");
+  await expect(result(page, 4)).toContainText("30.00 EUR");
+  await expect(page.getByTestId("line-4-skipped")).toContainText("leaves out line 1");
+
   // the precision is the sheet's: 1/3 at 5 digits
   await sheet(page).fill("1/3");
   await page.getByLabel("Precision").fill("5");

@@ -24,6 +24,7 @@ import {
   type RoundingMode,
   type Value,
 } from "./engine";
+import { unitNamed } from "./registry";
 
 /** Most lines in a sheet, and most characters. */
 export const SHEET_LIMITS = { maxLines: 2_000, maxLength: 100_000, timeLimitMs: 40 } as const;
@@ -31,7 +32,16 @@ export const SHEET_LIMITS = { maxLines: 2_000, maxLength: 100_000, timeLimitMs: 
 export type LineResult =
   | { readonly kind: "blank" | "comment" }
   | { readonly kind: "heading"; readonly text: string }
-  | { readonly kind: "value"; readonly result: EvalSuccess; readonly name?: string }
+  | {
+      readonly kind: "value";
+      readonly result: EvalSuccess;
+      readonly name?: string;
+      /**
+       * For a line with `sum`, `subtotal`, `total` or `average` over lines with and without a unit or
+       * currency: the lines without one, which it leaves out (by line number).
+       */
+      readonly skipped?: readonly number[];
+    }
   | { readonly kind: "error"; readonly error: ExpressionError };
 
 export interface SheetOptions {
@@ -85,8 +95,7 @@ function evaluateLine(
   lineNo: number,
   above: Above,
   variables: Readonly<Record<string, Value>>,
-  definedBelow: ReadonlyMap<string, number>,
-  definedAbove: ReadonlyMap<string, number>,
+  definedAt: ReadonlyMap<string, number>,
   options: SheetOptions,
 ): LineResult {
   const trimmed = source.trim();
@@ -104,7 +113,7 @@ function evaluateLine(
     kind: "error",
     error: { code, message, line: lineNo, column: columnOf(column), offset: columnOf(column) - 1, length },
   });
-  const vars: Record<string, Value> = { ...variables };
+  const vars: Record<string, Value> = Object.assign(Object.create(null), variables);
   for (const m of text.matchAll(/\bline(\d+)\b/g)) {
     const n = Number(m[1]);
     const column = (m.index ?? 0) + 1;
@@ -116,13 +125,12 @@ function evaluateLine(
   for (const m of text.matchAll(/\b([A-Za-z_][A-Za-z0-9_]*)\b/g)) {
     const name = m[1] as string;
     if (name in vars) continue;
-    const below = definedBelow.get(name);
-    if (below !== undefined) {
-      return fail(`${name} is defined below this line, on line ${below}`, (m.index ?? 0) + 1, name.length);
+    const at = definedAt.get(name);
+    if (at !== undefined && at > lineNo) {
+      return fail(`${name} is defined below this line, on line ${at}`, (m.index ?? 0) + 1, name.length);
     }
-    const broken = definedAbove.get(name);
-    if (broken !== undefined) {
-      return fail(`${name} has no value: line ${broken} has an error`, (m.index ?? 0) + 1, name.length);
+    if (at !== undefined && at < lineNo) {
+      return fail(`${name} has no value: line ${at} has an error`, (m.index ?? 0) + 1, name.length);
     }
   }
   if (/\bprev\b/.test(text)) {
@@ -130,18 +138,20 @@ function evaluateLine(
     if (above.prev === undefined) return fail("There is no value line above for prev", column, 4);
     vars.prev = above.values.get(above.prev) as Value;
   }
+  const skipped = new Set<number>();
   for (const word of AGGREGATES) {
     const at = text.search(new RegExp(`\\b${word}\\b`));
     if (at < 0) continue;
     const lines = word === "total" ? above.all : above.section;
     if (lines.length === 0)
       return fail(`Nothing above to ${word === "average" ? "average" : "add up"}`, at + 1, word.length);
-    const r = aggregate(word, lines, above.values, options);
+    const { result: r, skipped: left } = aggregate(word, lines, above.values, options);
     if (!r.ok) return fail(`${word}: ${r.error.message}`, at + 1, word.length, r.error.code);
     vars[word] = r.value;
+    for (const n of left) skipped.add(n);
   }
   // only the names the line uses: every variable passed is parsed again by the engine
-  const used: Record<string, Value> = {};
+  const used: Record<string, Value> = Object.create(null);
   for (const name of namesIn(text)) if (name in vars) used[name] = vars[name] as Value;
   const r = evaluate(text, { ...options, variables: used, timeLimitMs: SHEET_LIMITS.timeLimitMs });
   if (!r.ok) {
@@ -156,79 +166,138 @@ function evaluateLine(
     };
   }
   const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(text)?.[1];
-  return name ? { kind: "value", result: r, name } : { kind: "value", result: r };
+  return {
+    kind: "value",
+    result: r,
+    ...(name ? { name } : {}),
+    ...(skipped.size > 0 ? { skipped: [...skipped].sort((a, b) => a - b) } : {}),
+  };
 }
 
+/**
+ * What a value measures, for sums: "money" (any currency: they convert), a rate per a unit, a date, a
+ * unit's dimension, or "" for a plain number.
+ */
+function measureOf(value: Value | undefined): string {
+  if (value === undefined) return "";
+  if (value.kind === "money") return value.per ? `money/${value.per}` : "money";
+  if (value.kind === "date") return "date";
+  if (!value.unit) return "";
+  try {
+    return unitNamed(value.unit, 0, 0)?.dim ?? `unit ${value.unit}`;
+  } catch {
+    return `unit ${value.unit}`;
+  }
+}
+
+/**
+ * Adds up (or averages) lines. When they measure different things (euros, minutes, plain numbers), the
+ * lines that measure what most of them measure are added (on a tie, what the first of them measures;
+ * plain numbers only when every line is one), and the others are left out and named in `skipped`: a
+ * ratio, a count or a duration worked out beside a budget is not an amount. Currencies convert as in
+ * `+`.
+ */
 function aggregate(
   word: Aggregate,
   lines: readonly number[],
   values: ReadonlyMap<number, Value>,
   options: SheetOptions,
-): EvalResult {
+): { result: EvalResult; skipped: readonly number[] } {
+  const measures = lines.map((n) => measureOf(values.get(n)));
+  const counts = new Map<string, number>();
+  for (const m of measures) if (m !== "") counts.set(m, (counts.get(m) ?? 0) + 1);
+  let dominant = "";
+  for (const [m, count] of counts) if (count > (counts.get(dominant) ?? 0)) dominant = m;
+  const used = lines.filter((_, k) => measures[k] === dominant);
+  const skipped = lines.filter((_, k) => measures[k] !== dominant);
   const vars: Record<string, Value> = {};
-  for (const n of lines) vars[`line${n}`] = values.get(n) as Value;
-  const sum = lines.map((n) => `line${n}`).join(" + ");
-  return evaluate(word === "average" ? `(${sum}) / ${lines.length}` : sum, { ...options, variables: vars });
+  for (const n of used) vars[`line${n}`] = values.get(n) as Value;
+  const sum = used.map((n) => `line${n}`).join(" + ");
+  const source = word === "average" ? `(${sum}) / ${used.length}` : sum;
+  return { result: evaluate(source, { ...options, variables: vars }), skipped };
+}
+
+/** A number per value object: cache keys name the values a line reads by identity, not by content. */
+const valueIds = new WeakMap<Value, number>();
+let lastValueId = 0;
+function idOf(value: Value | undefined): number {
+  if (!value) return 0;
+  let id = valueIds.get(value);
+  if (id === undefined) {
+    id = ++lastValueId;
+    valueIds.set(value, id);
+  }
+  return id;
 }
 
 /**
  * Evaluates sheets, keeping each line's result by its text and the values it read, so that after an
- * edit only the lines whose text or inputs changed are evaluated again.
+ * edit only the lines whose text or inputs changed are evaluated again. A line's number is not part of
+ * its key: inserting a line above leaves the lines below in the cache (only the lines that read a
+ * changed value, or an aggregate over it, run again). A run costs one pass over the lines.
  */
 export class SheetEvaluator {
   private cache = new Map<string, LineResult>();
+  /** What each line's text says before it is evaluated (most lines are the same from run to run). */
+  private infos = new Map<string, LineInfo>();
   /** Lines evaluated (not taken from the cache) by the last run: for tests and benchmarks. */
   evaluated = 0;
 
   run(sheet: string, options: SheetOptions = {}): LineResult[] {
     const text = sheet.length > SHEET_LIMITS.maxLength ? sheet.slice(0, SHEET_LIMITS.maxLength) : sheet;
     const lines = text.split("\n").slice(0, SHEET_LIMITS.maxLines);
+    const infos = new Map<string, LineInfo>();
+    const lineInfos = lines.map((line) => {
+      let info = infos.get(line) ?? this.infos.get(line);
+      if (!info) info = lineInfo(line);
+      infos.set(line, info);
+      return info;
+    });
+    this.infos = infos;
     const definedAt = new Map<string, number>();
-    lines.forEach((line, i) => {
-      const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(line)?.[1];
-      if (name && !definedAt.has(name)) definedAt.set(name, i + 1);
+    lineInfos.forEach((info, i) => {
+      if (info.defines && !definedAt.has(info.defines)) definedAt.set(info.defines, i + 1);
     });
     const values = new Map<number, Value>();
     let section: number[] = [];
     const all: number[] = [];
     let prev: number | undefined;
-    let variables: Record<string, Value> = {};
+    const variables: Record<string, Value> = Object.create(null);
     const next = new Map<string, LineResult>();
     const results: LineResult[] = [];
     this.evaluated = 0;
-    const settings = JSON.stringify([options.precision, options.rounding, options.rates?.date]);
+    const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
+    // an aggregate reads its lines' values, and their numbers (it names the lines it leaves out)
+    const ids = (ns: readonly number[]) => ns.map((n) => `${idOf(values.get(n))}@${n}`).join(",");
     lines.forEach((line, i) => {
       const lineNo = i + 1;
-      const below = new Map([...definedAt].filter(([, at]) => at > lineNo));
-      const aboveNames = new Map([...definedAt].filter(([, at]) => at < lineNo));
       // the key: the text and exactly what the line reads (so an edit re-evaluates only its readers)
-      const names = namesIn(line);
-      const reads = (ns: readonly number[]) => ns.map((n) => values.get(n) ?? null);
-      const key = JSON.stringify([
-        settings,
-        lineNo,
-        line,
-        names.map((n) => {
-          const ref = /^line(\d+)$/.exec(n);
-          if (ref) return [n, values.get(Number(ref[1])) ?? null];
-          if (n === "prev") return [n, prev ?? null, prev === undefined ? null : (values.get(prev) ?? null)];
-          if (n === "sum" || n === "subtotal" || n === "average") return [n, reads(section)];
-          if (n === "total") return [n, reads(all)];
-          return [n, variables[n] ?? null, definedAt.get(n) ?? null];
-        }),
-      ]);
+      let key = `${settings}\u0000${line}`;
+      const info = lineInfos[i] as LineInfo;
+      if (info.names) {
+        for (const { name: n, ref } of info.names) {
+          let read: string;
+          if (ref !== undefined) read = ref >= lineNo ? "below" : String(idOf(values.get(ref)));
+          else if (n === "prev") read = String(idOf(prev === undefined ? undefined : values.get(prev)));
+          else if (n === "sum" || n === "subtotal" || n === "average") read = ids(section);
+          else if (n === "total") read = ids(all);
+          else if (variables[n] !== undefined) read = String(idOf(variables[n]));
+          else {
+            // not a value above: unknown, defined on this line, below it, or on a line with an error
+            const at = definedAt.get(n);
+            read =
+              at === undefined ? "" : at === lineNo ? "here" : `at${at}${at > lineNo ? "below" : "above"}`;
+          }
+          key += `\u0000${n}\u0001${read}`;
+        }
+      }
       let result = this.cache.get(key) ?? next.get(key);
       if (!result) {
-        result = evaluateLine(
-          line,
-          lineNo,
-          { values, section, all, prev },
-          variables,
-          below,
-          aboveNames,
-          options,
-        );
+        result = evaluateLine(line, lineNo, { values, section, all, prev }, variables, definedAt, options);
         this.evaluated++;
+      } else if (result.kind === "error" && result.error.line !== lineNo) {
+        // the same line moved: its error keeps its column, with its new line number
+        result = { kind: "error", error: { ...result.error, line: lineNo } };
       }
       // a line that waited for the unit table or the calendar (lazy.ts) is evaluated again once they are in
       if (result.kind !== "error" || result.error.code !== "loading") next.set(key, result);
@@ -237,16 +306,37 @@ export class SheetEvaluator {
       if (result.kind === "value") {
         values.set(lineNo, result.result.value);
         prev = lineNo;
-        if (!isAggregateLine(clean(line).text)) {
-          section = [...section, lineNo];
+        if (!info.aggregate) {
+          section.push(lineNo);
           all.push(lineNo);
         }
-        if (result.name) variables = { ...variables, [result.name]: result.result.value };
+        if (result.name) variables[result.name] = result.result.value;
       }
     });
     this.cache = next;
     return results;
   }
+}
+
+/** A line's text, read once: the name it defines, the names it reads, whether it is a sum. */
+interface LineInfo {
+  readonly defines: string | undefined;
+  /** null for a blank line, a heading or a comment (they read nothing). */
+  readonly names: readonly { readonly name: string; readonly ref?: number }[] | null;
+  readonly aggregate: boolean;
+}
+
+function lineInfo(line: string): LineInfo {
+  const defines = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(line)?.[1];
+  const trimmed = line.trimStart();
+  if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith("//")) {
+    return { defines, names: null, aggregate: false };
+  }
+  const names = namesIn(line).map((name) => {
+    const ref = /^line(\d+)$/.exec(name);
+    return ref ? { name, ref: Number(ref[1]) } : { name };
+  });
+  return { defines, names, aggregate: isAggregateLine(clean(line).text) };
 }
 
 function namesIn(line: string): string[] {

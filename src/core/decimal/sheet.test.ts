@@ -120,6 +120,116 @@ describe("a sheet", () => {
   });
 });
 
+describe("sums over lines that measure different things", () => {
+  const run = (...lines: string[]) => evaluateSheet(lines.join("\n"), { rates: ECB_SNAPSHOT });
+
+  it("leave the plain numbers out beside amounts, and say which", () => {
+    const results = run("1/3", "10 EUR", "20 EUR", "subtotal", "12 * 4", "total", "average");
+    expect(shown(results)).toEqual([
+      "0.33333333333333333333",
+      "10.00 EUR",
+      "20.00 EUR",
+      "30.00 EUR",
+      "48",
+      "30.00 EUR",
+      "15.00 EUR",
+    ]);
+    expect(results[3]).toMatchObject({ kind: "value", skipped: [1] });
+    expect(results[5]).toMatchObject({ kind: "value", skipped: [1, 5] });
+    expect(results[6]).toMatchObject({ kind: "value", skipped: [1, 5] });
+  });
+
+  it("add plain numbers when there is nothing else, and skip nothing", () => {
+    const results = run("2", "3", "total");
+    expect(shown(results)[2]).toBe("5");
+    expect(results[2]).not.toHaveProperty("skipped");
+    expect(shown(run("10 EUR", "10 EUR", "total"))[2]).toBe("20.00 EUR");
+    expect(run("10 EUR", "10 EUR", "total")[2]).not.toHaveProperty("skipped");
+  });
+
+  it("add what most lines measure (the first on a tie), converting currencies", () => {
+    const money = run("1/3", "10 EUR", "5 USD", "total");
+    expect(shown(money)[3]).toMatch(/^\d+\.\d\d EUR$/);
+    expect(money[3]).toMatchObject({ skipped: [1] });
+    expect(shown(run("10 EUR", "3 km", "4 km", "2 h", "total"))[4]).toBe("7 km");
+    expect(run("10 EUR", "3 km", "4 km", "2 h", "total")[4]).toMatchObject({ skipped: [1, 4] });
+    expect(run("10 EUR", "3 km", "total")[2]).toMatchObject({ skipped: [2] });
+    expect(shown(run("45 USD/h", "50 USD/h", "10 EUR", "average"))[3]).toBe("47.5 USD/h");
+  });
+
+  it("still fail, on their line, when what they add cannot be added", () => {
+    expect(shown(run("2026-01-01", "2026-02-01", "total"))[2]).toBe(
+      "! total: Cannot add a date and a date @1",
+    );
+  });
+
+  it("name the skipped lines by their current number after a line is inserted above", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run("1/3\n10 EUR\ntotal", {});
+    const moved = evaluator.run("# Budget\n1/3\n10 EUR\ntotal", {});
+    expect(moved[3]).toMatchObject({ kind: "value", skipped: [2] });
+  });
+});
+
+describe("an edit re-evaluates only the lines that depend on it", () => {
+  // a chain of named values, a line read by number, and a section without an aggregate
+  const base = [
+    "# Costs",
+    "rate = 45 USD/h",
+    "hours = 3 h 20 min",
+    "work = rate * hours",
+    "line4 in EUR",
+    "travel = 86.40 EUR",
+    "",
+    "# Other",
+    "12 km in m",
+    "20% off 150 CHF",
+    "1/3",
+  ];
+
+  it("a changed value re-runs its readers, and their readers, and nothing else", () => {
+    const evaluator = new SheetEvaluator();
+    const first = evaluator.run(base.join("\n"), { rates: ECB_SNAPSHOT });
+    expect(evaluator.evaluated).toBe(base.length);
+    const edited = [...base];
+    edited[1] = "rate = 46 USD/h";
+    const second = evaluator.run(edited.join("\n"), { rates: ECB_SNAPSHOT });
+    // rate, work (reads rate), line 5 (reads line 4)
+    expect(evaluator.evaluated).toBe(3);
+    expect(shown(second)[4]).not.toBe(shown(first)[4]);
+    // the lines that did not run are the same objects (the notebook's rows do not render again)
+    for (const i of [0, 2, 5, 8, 9, 10]) expect(second[i]).toBe(first[i]);
+  });
+
+  it("inserting a line above leaves the lines below in the cache, unless they read what moved", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run(base.join("\n"), { rates: ECB_SNAPSHOT });
+    const inserted = ["// a note", ...base];
+    const results = evaluator.run(inserted.join("\n"), { rates: ECB_SNAPSHOT });
+    // the new comment, and `line4 in EUR`, which now reads the line `hours = …`: an error
+    expect(evaluator.evaluated).toBe(2);
+    expect(shown(results)[5]).toMatch(/^! /);
+    expect(shown(results).slice(6)).toEqual(
+      shown(evaluateSheet(base.join("\n"), { rates: ECB_SNAPSHOT })).slice(5),
+    );
+  });
+
+  it("a moved line keeps its error, with its new line number", () => {
+    const evaluator = new SheetEvaluator();
+    evaluator.run("a = 1\nb = a +", {});
+    const moved = evaluator.run("\na = 1\nb = a +", {});
+    expect(evaluator.evaluated).toBe(1);
+    expect(moved[2]).toMatchObject({ kind: "error", error: { line: 3 } });
+  });
+
+  it("a name that is also an object property is an unknown name, not a value", () => {
+    expect(sheet("constructor + 1", "toString")).toEqual([
+      "! Unknown variable constructor @1",
+      "! Unknown variable toString @1",
+    ]);
+  });
+});
+
 describe("sheets, metamorphically", () => {
   const amount = fc
     .tuple(

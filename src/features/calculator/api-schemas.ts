@@ -75,6 +75,10 @@ const lineResult = z.discriminatedUnion("kind", [
     name: z.string().optional(),
     currency: z.string().optional(),
     unit: z.string().optional(),
+    skipped: z
+      .array(z.number().int())
+      .optional()
+      .describe("A sum, total or average over lines that measure different things: the lines it left out"),
   }),
   z.object({
     line: z.number().int(),

@@ -99,6 +99,7 @@ export function evaluateSheetLines(
           result: r.result.display,
           exact: r.result.exact,
           ...(r.name ? { name: r.name } : {}),
+          ...(r.skipped ? { skipped: r.skipped } : {}),
           ...(r.result.money ? { currency: r.result.money.currency } : {}),
           ...(r.result.unit ? { unit: r.result.unit } : {}),
         };

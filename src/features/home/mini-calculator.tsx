@@ -7,10 +7,11 @@ import type { RateTable } from "@/core/money/fx";
 import { calculatorHref, type MiniResult, toMiniResult } from "./mini-compute";
 
 // The calculator's engine (with decimal.js) is fetched at the first keystroke, so it is not in the
-// home page's first load; the exchange rates only when an expression converts money.
-let engine: Promise<typeof import("@/core/decimal")> | null = null;
+// home page's first load; the unit table and the calendar only when an expression may need them
+// (`prepare`, as in the calculator); the exchange rates only when an expression converts money.
+let engine: Promise<typeof import("@/core/decimal/lazy")> | null = null;
 const loadEngine = () => {
-  engine ??= import("@/core/decimal");
+  engine ??= import("@/core/decimal/lazy");
   return engine;
 };
 let rates: Promise<RateTable | null> | null = null;
@@ -34,7 +35,9 @@ export function MiniCalculator({ initial, initialResult }: { initial: string; in
   const id = useId();
 
   async function compute(value: string) {
-    const { evaluate } = await loadEngine();
+    const { evaluate, prepare } = await loadEngine();
+    const extensions = prepare(value);
+    if (extensions) await extensions;
     let outcome = evaluate(value);
     if (!outcome.ok && outcome.error.code === "no_rate") {
       const table = await loadRates();

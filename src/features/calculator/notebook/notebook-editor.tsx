@@ -4,9 +4,9 @@ import {
   memo,
   type ReactNode,
   useCallback,
-  useDeferredValue,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -68,10 +68,31 @@ export function NotebookEditor({
   const evaluator = useRef<SheetEvaluator | null>(null);
   const mirror = useRef<HTMLDivElement>(null);
   // text typed before hydration is taken up as typing; until then the textarea draws its own text
-  const keepEarly = useEarlyInput(draft.text);
+  const area = useRef<HTMLTextAreaElement | null>(null);
+  const keepEarly = useEarlyInput(draft.text, area);
+  // The textarea is uncontrolled, and after hydration it has no default value: React writes a
+  // textarea's default value (its text node, the whole sheet) after every input event and render, a DOM
+  // mutation as large as the sheet on each keystroke. The server renders the text as the default value;
+  // on mount the value is assigned once (so later default-value writes leave it alone). Text that comes
+  // from elsewhere (a link opened, a saved sheet loaded) is put in here; typed text is already there.
+  const [initialText] = useState(draft.text);
+  const mounted = useRef(false);
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    if (!mounted.current) {
+      const typed = el.value;
+      el.value = typed;
+      mounted.current = true;
+    } else if (el.value !== draft.text) {
+      el.value = draft.text;
+    }
+  }, [draft.text]);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const text = useDeferredValue(draft.text);
+  // evaluated in the keystroke's own render: after an edit only the changed lines and their readers
+  // run (a few milliseconds), so the text and its results are painted in the same frame
+  const text = draft.text;
   const precision = parsePrecision(draft.precisionText);
   const lastPrecision = useRef(precision ?? 20);
   if (precision !== null) lastPrecision.current = precision;
@@ -90,7 +111,7 @@ export function NotebookEditor({
     return evaluator.current.run(text, { precision: p, rounding: draft.rounding, rates });
   }, [engine, text, p, draft.rounding, rates]);
   const lines = draft.text.split("\n");
-  const stale = text !== draft.text || (!engine && text.trim() !== "");
+  const stale = !engine && text.trim() !== "";
   const rows = Math.max(lines.length, 8) + 1;
   const editorId = `${ids}-sheet`;
   const errors = results.filter((r) => r.kind === "error").length;
@@ -120,6 +141,7 @@ export function NotebookEditor({
       <div
         className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
+        data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
       >
         <div className="relative min-w-0">
           <div
@@ -128,16 +150,15 @@ export function NotebookEditor({
             className="pointer-events-none absolute inset-0 overflow-hidden px-3 py-2 font-mono text-base leading-7 whitespace-pre"
           >
             <div data-mirror>
-              {lines.map((line, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-                <MirrorLine key={i} line={line} className={lineClass(line, results[i])} />
+              {chunkStarts(lines.length).map((from) => (
+                <MirrorChunk key={from} from={from} lines={lines} results={results} />
               ))}
             </div>
           </div>
           <textarea
             ref={keepEarly}
             id={editorId}
-            value={draft.text}
+            defaultValue={hydrated ? undefined : initialText}
             onChange={(event) => onChange({ ...draft, text: event.target.value })}
             onFocus={loadEngine}
             onPointerEnter={loadEngine}
@@ -165,9 +186,8 @@ export function NotebookEditor({
           className={cn("min-w-0 border-l border-border bg-muted/40 py-2", stale && "opacity-80")}
           aria-busy={stale || undefined}
         >
-          {lines.map((_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-            <ResultRow key={i} result={results[i]} lineNo={i + 1} />
+          {chunkStarts(lines.length).map((from) => (
+            <ResultChunk key={from} from={from} lines={lines} results={results} />
           ))}
         </ol>
       </div>
@@ -195,25 +215,61 @@ export function NotebookEditor({
   );
 }
 
-// Rows are memoized: after an edit the engine hands back the same result objects for the lines it did
-// not evaluate again, so only the changed rows render (a 500-line sheet stays responsive).
-const MirrorLine = memo(function MirrorLine({ line, className }: { line: string; className: string }) {
-  return <div className={cn("h-7", className)}>{line || " "}</div>;
-});
+// Rows are rendered in memoized chunks of lines: after an edit the engine hands back the same result
+// objects for the lines it did not evaluate again, so React compares a few chunks and renders the one
+// (or the few) with a changed line or result, not every row of a 500-line sheet.
+const CHUNK = 32;
 
-const ResultRow = memo(function ResultRow({
-  result,
-  lineNo,
-}: {
-  result: LineResult | undefined;
-  lineNo: number;
-}) {
+function chunkStarts(lineCount: number): number[] {
+  const starts: number[] = [];
+  for (let from = 0; from < lineCount; from += CHUNK) starts.push(from);
+  return starts;
+}
+
+interface ChunkProps {
+  readonly from: number;
+  readonly lines: readonly string[];
+  readonly results: readonly LineResult[];
+}
+
+function sameChunk(a: ChunkProps, b: ChunkProps): boolean {
+  if (a.from !== b.from) return false;
+  for (let i = a.from; i < a.from + CHUNK; i++) {
+    if (a.lines[i] !== b.lines[i] || a.results[i] !== b.results[i]) return false;
+  }
+  return true;
+}
+
+// Chunks and rows off screen skip style, layout and paint (content-visibility), so an edit costs the
+// browser the rows in view, not the whole sheet; every row is h-7 (1.75rem), which sizes them unseen.
+const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkProps) {
+  const shown = lines.slice(from, from + CHUNK);
   return (
-    <li className="flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3">
-      <LineResultView result={result} lineNo={lineNo} />
-    </li>
+    <div
+      className="[content-visibility:auto]"
+      style={{ containIntrinsicSize: `auto ${shown.length * 1.75}rem` }}
+    >
+      {shown.map((line, k) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
+        <div key={k} className={cn("h-7", lineClass(line, results[from + k]))}>
+          {line || " "}
+        </div>
+      ))}
+    </div>
   );
-});
+}, sameChunk);
+
+const RESULT_ROW =
+  "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 [contain-intrinsic-size:auto_1.75rem] [content-visibility:auto] sm:px-3";
+
+const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkProps) {
+  return lines.slice(from, from + CHUNK).map((_, k) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
+    <li key={k} className={RESULT_ROW}>
+      <LineResultView result={results[from + k]} lineNo={from + k + 1} />
+    </li>
+  ));
+}, sameChunk);
 
 function lineClass(line: string, result: LineResult | undefined): string {
   const trimmed = line.trim();
@@ -241,12 +297,27 @@ function LineResultView({ result, lineNo }: { result: LineResult | undefined; li
   }
   if (result.kind !== "value") return null;
   const { display, exact } = result.result;
+  const skipped = result.skipped ?? [];
+  const leftOut =
+    skipped.length > 0
+      ? `leaves out ${skipped.length === 1 ? "line" : "lines"} ${skipped.join(", ")}: not what most lines it adds measure`
+      : "";
   return (
     <>
+      {leftOut ? (
+        <span
+          className="shrink-0 text-xs text-muted-foreground"
+          title={`This ${leftOut}`}
+          data-testid={`line-${lineNo}-skipped`}
+        >
+          <span aria-hidden>−{skipped.length}</span>
+          <span className="sr-only">{leftOut}</span>
+        </span>
+      ) : null}
       <button
         type="button"
         className="min-w-0 truncate rounded-sm font-mono text-sm tabular text-foreground hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
-        title={`${display} (click to copy)`}
+        title={`${display}${leftOut ? ` (${leftOut})` : ""} (click to copy)`}
         aria-label={`Line ${lineNo}: ${display}, ${exact ? "exact" : "rounded"}. Copy`}
         data-testid={`line-${lineNo}-result`}
         onClick={() => copy(display)}
