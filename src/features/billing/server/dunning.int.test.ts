@@ -276,6 +276,42 @@ describe("dunning: a declined renewal is retried on the schedule", () => {
     expect((await renewalOf(org.id)).order).toMatchObject({ status: "failed", failureCode: "stolen_card" });
   });
 
+  it("answers a checkout while past due by pointing at the card update, charging nothing", async () => {
+    const org = await subscribed(APPROVE_THEN_DECLINE, 1);
+    const inner = createTestProvider();
+    const { provider } = observed(inner);
+    await runBillingClock(t.db, provider, rates, END, {});
+    expect(await sub(org.id)).toMatchObject({ status: "past_due" });
+    let charged = 0;
+    const counting: PaymentProvider = {
+      ...inner,
+      charge: async (r) => {
+        charged += 1;
+        return inner.charge(r);
+      },
+    };
+    const outcome = await processCheckout(
+      t.db,
+      counting,
+      rates,
+      {
+        organization: { id: org.id, name: "Dunning" },
+        userId: `d${orgCounter}-owner0`,
+        idempotencyKey: crypto.randomUUID(),
+        plan: "team",
+        interval: "monthly",
+        currency: "EUR",
+        billing: { name: "Dunning GmbH", country: "DE", vatId: null },
+        card: card("4242424242424242"),
+      },
+      { now: () => day(0.5) },
+    );
+    expect(outcome).toMatchObject({ status: "pending" });
+    expect(outcome.status === "pending" && outcome.reason).toMatch(/renewal is past due.*billing page/);
+    expect(charged).toBe(0);
+    expect(await sub(org.id)).toMatchObject({ status: "past_due", plan: "pro" });
+  });
+
   it("a retry that succeeds restores active: the next period starts at the old period's end", async () => {
     const org = await subscribed(APPROVE_THEN_DECLINE, 1);
     const inner = createTestProvider();

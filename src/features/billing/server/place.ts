@@ -86,8 +86,11 @@ export async function placeOrder(
         done: {
           status: "pending",
           orderId: pending.id,
+          // A renewal stays pending while its declined payment waits for its next retry (past due).
           reason:
-            "An earlier payment for this organization is still being confirmed. Reload checkout to check on it; nothing new was charged.",
+            pending.kind === "renewal"
+              ? "This organization's plan renewal is past due and is being retried. Update the card on the billing page to pay it now; nothing new was charged."
+              : "An earlier payment for this organization is still being confirmed. Reload checkout to check on it; nothing new was charged.",
         },
       };
     }
