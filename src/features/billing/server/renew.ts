@@ -1,4 +1,5 @@
 import "server-only";
+import { randomInt } from "node:crypto";
 import { and, count, desc, eq, lte, or, sql } from "drizzle-orm";
 import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
@@ -401,9 +402,12 @@ export async function runBillingClock(
     summary.due += due.length;
     let progressed = false;
     let next = 0;
+    // Each instance starts at its own random place in the list: instances that walk it in the same
+    // order queue on the same organization's lock, one behind the other.
+    const start = due.length > 0 ? randomInt(due.length) : 0;
     const worker = async () => {
       for (let i = next++; i < due.length; i = next++) {
-        const row = due[i];
+        const row = due[(start + i) % due.length];
         if (!row) continue;
         const run = await renewOnce(db, provider, rates, row.organizationId, at, options);
         summary[run.outcome] += 1;
