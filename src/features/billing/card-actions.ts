@@ -49,7 +49,6 @@ export const updateCardAction = action(
       return {
         ok: false,
         error: `Card saved (${label}), but the payment was declined: ${outcome.retryReason}`,
-        fieldErrors: { cardNumber: outcome.retryReason ?? "The payment was declined." },
       };
     }
     if (outcome.retry === "pending") {
