@@ -105,3 +105,43 @@ test("billing details keep what was typed when refused; members read only", asyn
   await expect(memberPage.getByRole("button", { name: /Upgrade/ })).toHaveCount(0);
   await context.close();
 });
+
+test("the card on file is replaced; a declining card is refused and keeps what was typed", async ({
+  page,
+}) => {
+  await buyPro(page, "Cara");
+  // Every answer the server sends back while the card is updated: none may repeat a card number.
+  const answers: Promise<string>[] = [];
+  page.on("response", (response) => {
+    if (response.request().method() === "POST") answers.push(response.text().catch(() => ""));
+  });
+  await page.goto("/dashboard/billing");
+  const form = page.getByTestId("billing-card-form");
+  await form.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await form.getByLabel("Expiry (MM/YY)").fill("10/31");
+  await form.getByLabel("Security code").fill("456");
+  await form.getByRole("button", { name: "Save card" }).click();
+  await expect(form.getByText(/declined/i)).toBeVisible({ timeout: 30_000 });
+  await expect(form.getByLabel("Card number")).toHaveValue("4000 0000 0000 0002");
+  await expect(form.getByLabel("Expiry (MM/YY)")).toHaveValue("10/31");
+  await expect(page.getByTestId("billing-card")).toContainText("Visa ending 4242");
+
+  await form.getByLabel("Card number").fill("5555 5555 5555 4444");
+  await form.getByRole("button", { name: "Save card" }).click();
+  await expect(page.getByTestId("billing-card-saved")).toHaveText("Card saved: Mastercard ending in 4444.", {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId("billing-card")).toContainText("Mastercard ending 4444");
+  await expect(page.getByTestId("billing-card")).toContainText("Expires 10/2031");
+  await expect(form.getByLabel("Card number")).toHaveValue("");
+  const bodies = (await Promise.all(answers)).join("\n");
+  expect(bodies.length).toBeGreaterThan(0);
+  for (const number of [
+    "4000000000000002",
+    "4000 0000 0000 0002",
+    "5555555555554444",
+    "5555 5555 5555 4444",
+  ]) {
+    expect(bodies).not.toContain(number);
+  }
+});

@@ -47,3 +47,11 @@ export const billingProfileSchema = z
   });
 
 export type BillingProfileValues = z.input<typeof billingProfileSchema>;
+
+/** The card-update form. The card fields are checked in detail by `checkCard` (core); here only bounded. */
+export const updateCardSchema = z.object({
+  cardNumber: z.string().max(40, "This is not a card number we recognise."),
+  expiry: z.string().max(10, "Enter the expiry as MM/YY."),
+  cvc: z.string().max(8, "Enter the security code."),
+  idempotencyKey: z.uuid("Reload the page and try again."),
+});

@@ -77,6 +77,22 @@ export type RefundResult =
   | { status: "failed"; code: string; reason: string }
   | { status: "unknown"; reason: string };
 
+/** A card saved for later charges without charging it now (the customer replaces the card on file). */
+export interface SaveCardRequest {
+  card: CheckedCard;
+  organizationId: string;
+  /** The provider's customer already on file, if any; otherwise the provider makes one. */
+  customerReference: string | null;
+  /** One per attempt to save: a retried call saves once and answers the first result. */
+  idempotencyKey: string;
+}
+
+/** `declined`: the card was refused and nothing was saved; `unknown`: no definite answer. */
+export type SaveCardResult =
+  | { status: "saved"; saved: SavedCard }
+  | { status: "declined"; code: string; reason: string }
+  | { status: "unknown"; reason: string };
+
 export interface PaymentProvider {
   readonly id: "test" | "stripe";
   /**
@@ -86,6 +102,11 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** Charges a card on file off-session; the same outcomes as `charge`. */
   chargeSaved(request: SavedChargeRequest): Promise<ChargeResult>;
+  /**
+   * Saves a card for later off-session charges without charging it (Stripe: a confirmed SetupIntent).
+   * Optional so stand-in providers in tests need not have it; both real providers implement it.
+   */
+  saveCard?(request: SaveCardRequest): Promise<SaveCardResult>;
   /**
    * Refunds (part of) a charge; a thrown error counts as `unknown`. Optional in the type so that
    * stand-in providers in tests need not have it; both real providers implement it.

@@ -6,6 +6,8 @@ import type {
   PaymentProvider,
   RefundRequest,
   RefundResult,
+  SaveCardRequest,
+  SaveCardResult,
   SavedChargeRequest,
 } from "./provider";
 
@@ -34,6 +36,7 @@ export function createStripeProvider(secretKey: string, client?: Stripe): Paymen
   return {
     id: "stripe",
     refund: (request) => stripeRefund(stripe, request),
+    saveCard: (request) => stripeSaveCard(stripe, request),
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const amount = stripeAmount(request.amount.amount);
       if (amount === null) return AMOUNT_INVALID;
@@ -167,6 +170,67 @@ export function classifyStripeError(error: unknown): ChargeResult {
     status: "unknown",
     reason: "The payment provider did not confirm the payment in time.",
   };
+}
+
+/**
+ * Replaces the card on file without charging it: the Customer on file (or a new one), a PaymentMethod
+ * made from the card as `charge` makes one, and a SetupIntent confirmed for off-session use, under
+ * `cus:`, `pm:` and `si:<key>`. A card the bank refuses fails the SetupIntent and nothing is saved.
+ */
+async function stripeSaveCard(stripe: Stripe, request: SaveCardRequest): Promise<SaveCardResult> {
+  try {
+    const customerId =
+      request.customerReference ??
+      (
+        await stripe.customers.create(
+          { metadata: { organizationId: request.organizationId } },
+          { idempotencyKey: `cus:${request.idempotencyKey}` },
+        )
+      ).id;
+    const method = await stripe.paymentMethods.create(
+      {
+        type: "card",
+        card: {
+          number: request.card.number,
+          exp_month: request.card.expMonth,
+          exp_year: request.card.expYear,
+          cvc: request.card.cvc,
+        },
+      },
+      { idempotencyKey: `pm:${request.idempotencyKey}` },
+    );
+    const intent = await stripe.setupIntents.create(
+      {
+        customer: customerId,
+        payment_method: method.id,
+        usage: "off_session",
+        confirm: true,
+        metadata: { organizationId: request.organizationId },
+        automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      },
+      { idempotencyKey: `si:${request.idempotencyKey}` },
+    );
+    if (intent.status === "processing") {
+      return { status: "unknown", reason: "Stripe is still checking the card." };
+    }
+    if (intent.status !== "succeeded") {
+      return {
+        status: "declined",
+        code: "card_declined",
+        reason: `The card needs more steps (${intent.status}); try another card.`,
+      };
+    }
+    const { brand, last4, expMonth, expYear } = request.card;
+    return {
+      status: "saved",
+      saved: { customerReference: customerId, methodReference: method.id, brand, last4, expMonth, expYear },
+    };
+  } catch (error) {
+    const outcome = classifyStripeError(error);
+    return outcome.status === "declined"
+      ? { status: "declined", code: outcome.code, reason: outcome.reason }
+      : { status: "unknown", reason: "The payment provider did not confirm the card in time." };
+  }
 }
 
 /** A refund on Stripe: `re_…` under `Idempotency-Key: re:<credit note key>`. */

@@ -13,6 +13,8 @@ import type {
   PaymentProvider,
   RefundRequest,
   RefundResult,
+  SaveCardRequest,
+  SaveCardResult,
   SavedCard,
   SavedChargeRequest,
 } from "./provider";
@@ -262,6 +264,28 @@ export function createTestProvider(options: { slowMs?: number; ledgerPath?: stri
         };
       }
       return answer("saved", request.idempotencyKey, request.amount, result);
+    },
+    // Saves a test card without charging it: a card whose first charge is declined is refused here.
+    async saveCard(request: SaveCardRequest): Promise<SaveCardResult> {
+      const card = TEST_CARDS.find((c) => c.number === request.card.number);
+      const refuse = (code: string): SaveCardResult => ({
+        status: "declined",
+        code,
+        reason: DECLINE_REASONS[code] ?? code,
+      });
+      if (!card) return refuse("unknown_test_card");
+      if (card.outcome === "decline") return refuse("card_declined");
+      if (card.outcome === "insufficient_funds") return refuse("insufficient_funds");
+      if (card.outcome === "expired_card") return refuse("expired_card");
+      if (card.outcome === "timeout") {
+        return { status: "unknown", reason: "The test provider's answer was lost (test card)." };
+      }
+      const { brand, last4, expMonth, expYear } = request.card;
+      const methodReference = tokenFor(card.outcome);
+      return {
+        status: "saved",
+        saved: { customerReference: null, methodReference, brand, last4, expMonth, expYear },
+      };
     },
     // Refunds a test charge (a `test_ch_` reference) and nothing else; the same key answers the same.
     async refund(request: RefundRequest): Promise<RefundResult> {

@@ -4,6 +4,7 @@ import { SettingsSection } from "@/components/ui/section";
 import { getPlan } from "@/core/billing/plans";
 import { formatDate, formatMinor } from "../format";
 import type { BillingPageData } from "../server/billing-page";
+import { BillingCardForm } from "./billing-card-form";
 import { BillingControls } from "./billing-controls";
 import { BillingProfileForm } from "./billing-profile-form";
 import { BillingUpgrade, type UpgradeChoice } from "./billing-upgrade";
@@ -128,18 +129,26 @@ export function BillingPage({
             </p>
           )}
           {canManage ? (
-            <p className="mt-2 text-sm text-muted-foreground">
-              {/* TODO(lead): "update card" needs a provider call that saves a card without charging
-                  it (a Stripe SetupIntent); the PaymentProvider interface has none yet. */}
-              A new card is kept when you next pay at{" "}
-              <Link className="underline underline-offset-4" href="/checkout">
-                checkout
-              </Link>
-              .
+            <p className="mt-2 text-sm">
+              <a className="underline underline-offset-4" href="#billing-card">
+                Update the card
+              </a>
             </p>
           ) : null}
         </div>
       </section>
+
+      <SettingsSection
+        id="billing-card"
+        title="Card on file"
+        description="Renewals and upgrades are charged to this card. A new card is checked with your bank without a charge."
+      >
+        {canManage ? (
+          <BillingCardForm pastDue={sub?.status === "past_due"} />
+        ) : (
+          <p className="text-sm text-muted-foreground">Only owners and admins can change the card.</p>
+        )}
+      </SettingsSection>
 
       <SettingsSection
         id="billing-change"

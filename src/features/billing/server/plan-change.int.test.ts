@@ -21,7 +21,7 @@ import { MEMBER_HARD_CAP, memberLimitOf, organizationPlan } from "@/server/plan-
 import { createTestDatabase } from "../../../../tests/support/db";
 import { loadBillingPage } from "./billing-page";
 import { processCheckout } from "./checkout";
-import { changePlan, previewPlanChange } from "./plan-change";
+import { changePlan, previewPlanChange, settlePendingProrations } from "./plan-change";
 import { runBillingClock } from "./renew";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -326,6 +326,29 @@ describe("a lost answer", () => {
     const placed = await prorationOrders(orgId);
     expect(placed.map((o) => [o.status, o.interval])).toEqual([["paid", "monthly"]]);
     expect(await subOf(orgId)).toMatchObject({ plan: "team", interval: "monthly", currentPeriodEnd: END });
+  });
+});
+
+describe("the billing clock", () => {
+  it("settles an upgrade whose answer was lost, under its key, charging once", async () => {
+    const orgId = await subscribed();
+    const { provider: counted, calls } = counting(createTestProvider());
+    const lost: PaymentProvider = {
+      ...counted,
+      chargeSaved: async (r) => {
+        await counted.chargeSaved(r);
+        return { status: "unknown", reason: "timeout" };
+      },
+    };
+    const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
+    expect(first).toMatchObject({ ok: false, pending: true });
+    const later = new Date(MID.getTime() + 300_000);
+    expect(await settlePendingProrations(t.db, counted, rates, { now: () => later })).toBe(1);
+    expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(1);
+    expect((await prorationOrders(orgId)).map((o) => o.status)).toEqual(["paid"]);
+    expect(await subOf(orgId)).toMatchObject({ plan: "team", interval: "monthly", currentPeriodEnd: END });
+    // Nothing is left for the next run.
+    expect(await settlePendingProrations(t.db, counted, rates, { now: () => later })).toBe(0);
   });
 });
 

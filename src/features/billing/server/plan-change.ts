@@ -370,3 +370,50 @@ export async function changePlan(
     return doneOf(tx, settled ?? current);
   });
 }
+
+/** How many pending upgrades one clock run asks about at most (the rest wait for the next run). */
+const MAX_PENDING_PER_RUN = 100;
+
+/**
+ * The billing clock's part for upgrades whose provider answer was lost and whose request is gone:
+ * each pending `proration` order no request holds (its claim expired or released) goes through
+ * `changePlan` again under its own key, so the provider answers with the first attempt's result and
+ * the order is settled (plan changed and invoiced, or failed) without a second charge. Returns how
+ * many were settled either way.
+ */
+export async function settlePendingProrations(
+  db: Db,
+  provider: PaymentProvider,
+  rates: RateTable | null,
+  options: { now?: () => Date; issuer?: string; seller?: ReceiptSeller } = {},
+): Promise<number> {
+  const pending = await db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.kind, "proration"),
+        eq(orders.status, "pending"),
+        sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
+      ),
+    )
+    .orderBy(orders.createdAt)
+    .limit(MAX_PENDING_PER_RUN);
+  let settled = 0;
+  for (const order of pending) {
+    const outcome = await changePlan(
+      db,
+      provider,
+      rates,
+      {
+        organizationId: order.organizationId,
+        userId: order.userId,
+        idempotencyKey: order.idempotencyKey.replace(/^proration:/, ""),
+        target: { plan: order.plan, interval: order.interval },
+      },
+      options,
+    );
+    if (outcome.ok || !outcome.pending) settled += 1;
+  }
+  return settled;
+}

@@ -6,6 +6,7 @@ import type { Db } from "@/server/db/client";
 import { getLog, type Logger } from "@/server/log";
 import type { PaymentProvider } from "@/server/payments/provider";
 import type { BillingMail } from "./dunning";
+import { settlePendingProrations } from "./plan-change";
 import { currentSigningKey } from "./receipt-keys";
 import { retryPendingRefunds } from "./refunds";
 import { dueSubscriptions, renewSubscription } from "./renew";
@@ -17,7 +18,7 @@ import { dueSubscriptions, renewSubscription } from "./renew";
  * past-due subscription's retry is due at its `next_retry_at`), so ticks on several instances
  * enqueue each attempt once; any instance's worker then runs it, and `renewSubscription` itself
  * charges each attempt at most once. Every five minutes `billing_refunds` asks the provider again
- * about refunds it never answered.
+ * about refunds it never answered, and about upgrades whose answer was lost.
  */
 export const BILLING_CRONTAB = ["* * * * * billing_tick", "*/5 * * * * billing_refunds"].join("\n");
 
@@ -72,6 +73,12 @@ export function billingTasks(deps: BillingDeps): TaskList {
         key: await currentSigningKey(deps.db),
         issuer: deps.receipt?.().issuer,
         now: instantOf(payload),
+      });
+      // Upgrades whose provider answer was lost, asked again under their own key.
+      const at = instantOf(payload);
+      await settlePendingProrations(deps.db, provider, await deps.rates(deps.db), {
+        ...deps.receipt?.(),
+        now: () => at,
       });
     },
   };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { TAX_COUNTRIES } from "@/core/billing/tax-rates";
-import { BillingPage, loadBillingPage } from "@/features/billing";
+import { BillingPage, loadBillingPage, PastDueBanner } from "@/features/billing";
 import { ALL_MEMBER_ROLES, MANAGER_ROLES, requireOrgRole } from "@/server/authz";
 import { getDb } from "@/server/db/client";
 import { loadRateTable } from "@/server/fx";
@@ -13,6 +13,7 @@ export default async function Page() {
   const db = getDb();
   const now = new Date();
   const data = await loadBillingPage(db, await loadRateTable(db), viewer.org.id, now);
+  const canManage = MANAGER_ROLES.includes(viewer.memberRole);
   const names = new Intl.DisplayNames(["en"], { type: "region" });
   const countries = TAX_COUNTRIES.map((code) => ({ value: code, label: names.of(code) ?? code })).sort(
     (a, b) => a.label.localeCompare(b.label),
@@ -27,12 +28,8 @@ export default async function Page() {
         </p>
         <h1 className="text-3xl font-semibold tracking-tight">Billing</h1>
       </div>
-      <BillingPage
-        data={data}
-        canManage={MANAGER_ROLES.includes(viewer.memberRole)}
-        countries={countries}
-        now={now}
-      />
+      <PastDueBanner subscription={data.subscription} canManage={canManage} card={data.card} />
+      <BillingPage data={data} canManage={canManage} countries={countries} now={now} />
     </div>
   );
 }
