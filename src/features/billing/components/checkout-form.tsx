@@ -1,6 +1,6 @@
 "use client";
 
-import { CreditCard, FlaskConical, Lock } from "lucide-react";
+import { FlaskConical } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useRef, useState } from "react";
@@ -10,11 +10,11 @@ import { Combobox } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
 import { Input, Label } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
-import { detectBrand, formatCardNumber } from "@/core/billing/card";
 import { shortRate } from "@/core/money/input";
 import { checkoutAction } from "../actions";
 import { newIdempotencyKey, PAYMENT_PENDING } from "../idempotency";
 import type { CheckoutQuote } from "../quote";
+import { CardFields } from "./card-fields";
 
 /**
  * The checkout form and its live order summary. Amounts for every billing country arrive computed on
@@ -80,8 +80,6 @@ export function CheckoutForm({
   );
   const country = quote.countries.find((c) => c.code === form.values.country);
   const countryOptions = quote.countries.map((c) => ({ value: c.code, label: c.name }));
-  const brand = detectBrand(form.values.cardNumber);
-  const amex = brand === "American Express";
   const per = quote.interval === "monthly" ? "month" : "year";
 
   return (
@@ -148,63 +146,12 @@ export function CheckoutForm({
         <fieldset className="grid gap-2 rounded-lg border border-border bg-card p-6">
           <legend className="px-1 text-base font-semibold">Card</legend>
           {testMode ? <TestCardsNote /> : null}
-          <Field
-            id="checkout-cardNumber"
-            label="Card number"
-            hint={brand ? `${brand}` : undefined}
-            error={form.fieldErrors.cardNumber}
-          >
-            {(props) => (
-              <div className="relative">
-                <Input
-                  {...props}
-                  name="cardNumber"
-                  value={form.values.cardNumber}
-                  onChange={(e) =>
-                    form.setValues((v) => ({ ...v, cardNumber: formatCardNumber(e.target.value) }))
-                  }
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  placeholder="1234 1234 1234 1234"
-                  className="tabular pr-10 font-mono"
-                />
-                <CreditCard
-                  className="pointer-events-none absolute top-3 right-3 size-4 text-muted-foreground"
-                  aria-hidden
-                />
-              </div>
-            )}
-          </Field>
-          <div className="grid grid-cols-2 gap-4">
-            <Field id="checkout-expiry" label="Expiry (MM/YY)" error={form.fieldErrors.expiry}>
-              {(props) => (
-                <Input
-                  {...props}
-                  {...form.field("expiry")}
-                  inputMode="numeric"
-                  autoComplete="cc-exp"
-                  placeholder="MM/YY"
-                  className="tabular"
-                />
-              )}
-            </Field>
-            <Field id="checkout-cvc" label="Security code" error={form.fieldErrors.cvc}>
-              {(props) => (
-                <Input
-                  {...props}
-                  {...form.field("cvc")}
-                  inputMode="numeric"
-                  autoComplete="cc-csc"
-                  placeholder={amex ? "4 digits" : "3 digits"}
-                  className="tabular"
-                />
-              )}
-            </Field>
-          </div>
-          <p className="flex items-center gap-2 text-xs text-muted-foreground">
-            <Lock className="size-3.5" aria-hidden />
-            Only the card's brand and last four digits are kept.
-          </p>
+          <CardFields
+            idPrefix="checkout"
+            values={form.values}
+            setValues={form.setValues}
+            errors={form.fieldErrors}
+          />
         </fieldset>
       </div>
 
