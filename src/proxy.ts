@@ -46,6 +46,7 @@ export const config = {
   matcher: [
     "/onboarding",
     "/dashboard",
+    "/dashboard/billing",
     "/organization-profile",
     "/organization-profile/:path*",
     "/user-profile",

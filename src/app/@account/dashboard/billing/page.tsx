@@ -1,0 +1,1 @@
+export { SignedInArea as default } from "../../signed-in-area";
