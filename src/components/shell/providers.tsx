@@ -50,7 +50,7 @@ function ThemedToaster() {
     let idle = 0;
     const whenIdle = () => {
       idle =
-        "requestIdleCallback" in window
+        typeof window.requestIdleCallback === "function"
           ? window.requestIdleCallback(wantToaster, { timeout: 5000 })
           : window.setTimeout(wantToaster, 2000);
     };
@@ -58,7 +58,7 @@ function ThemedToaster() {
     else window.addEventListener("load", whenIdle, { once: true });
     return () => {
       window.removeEventListener("load", whenIdle);
-      if ("cancelIdleCallback" in window) window.cancelIdleCallback(idle);
+      if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idle);
       else window.clearTimeout(idle);
     };
   }, []);
