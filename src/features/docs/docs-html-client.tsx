@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { DocsHtmlProps } from "./docs-html";
 import { takeHtml } from "./html-handoff";
 
 const pages = new Map<string, Promise<Document>>();
@@ -68,3 +67,11 @@ export function DocsHtmlClient({ htmlKey, name, page, className }: DocsHtmlProps
     />
   );
 }
+
+export type DocsHtmlProps = {
+  /** Which part of the page this is ("article", "contents"): found again by it after a navigation. */
+  name: string;
+  /** The page's path, fetched for its HTML when the page is reached by a client-side navigation. */
+  page: string;
+  className?: string;
+};

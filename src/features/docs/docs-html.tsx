@@ -1,4 +1,4 @@
-import { DocsHtmlClient } from "./docs-html-client";
+import { DocsHtmlClient, type DocsHtmlProps } from "./docs-html-client";
 import { handOff } from "./html-handoff";
 
 /**
@@ -9,11 +9,3 @@ import { handOff } from "./html-handoff";
 export function DocsHtml({ html, name, page, className }: DocsHtmlProps & { html: string }) {
   return <DocsHtmlClient htmlKey={handOff(html)} name={name} page={page} className={className} />;
 }
-
-export type DocsHtmlProps = {
-  /** Which part of the page this is ("article", "contents"): found again by it after a navigation. */
-  name: string;
-  /** The page's path, fetched for its HTML when the page is reached by a client-side navigation. */
-  page: string;
-  className?: string;
-};
