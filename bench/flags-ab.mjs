@@ -6,6 +6,7 @@
 //
 //   node bench/flags-ab.mjs [--dist .next] [--rounds 4] [--seconds 20] [--connections 10]
 //                           --b=--max-semi-space-size=4 [--b=--optimize-for-size] [--a=...]
+//                           [--b-env=NAME=VALUE] [--a-env=NAME=VALUE]
 //
 // Side A runs with `npm start`'s flags (package.json) plus --a flags, side B with the same plus
 // --b flags (a later flag wins in node). Not a test: read the ratio, and run it twice.
@@ -24,6 +25,9 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "10" },
     a: { type: "string", multiple: true, default: [] },
     b: { type: "string", multiple: true, default: [] },
+    // Extra environment per side, NAME=VALUE (e.g. --b-env=MALLOC_MMAP_THRESHOLD_=131072).
+    "a-env": { type: "string", multiple: true, default: [] },
+    "b-env": { type: "string", multiple: true, default: [] },
   },
 });
 
@@ -81,23 +85,26 @@ const median = (values) => {
 async function main() {
   stopAllOnExit();
   const sides = [];
-  for (const [name, flags] of [
-    ["A", args.a],
-    ["B", args.b],
+  for (const [name, flags, extraEnv] of [
+    ["A", args.a, args["a-env"]],
+    ["B", args.b, args["b-env"]],
   ]) {
     const port = await freePort();
     const entry = startAbacus({
       port,
       dataDir: `.test-data/flags-ab-${name.toLowerCase()}`,
       distDir: args.dist,
-      env: { TRUST_PROXY: "1" },
+      env: {
+        TRUST_PROXY: "1",
+        ...Object.fromEntries(extraEnv.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
+      },
       nodeArgs: flags,
       logFile: `bench/results/flags-ab-${name.toLowerCase()}.log`,
       name: `abacus-${name}`,
     });
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/api/health`, { entry });
-    sides.push({ name, flags, base, pid: serverPid(entry.child.pid), rates: [] });
+    sides.push({ name, flags: [...flags, ...extraEnv], base, pid: serverPid(entry.child.pid), rates: [] });
   }
   log(
     `load average at start: ${loadavg()
@@ -127,7 +134,7 @@ async function main() {
   );
   for (const side of sides) {
     console.log(
-      `${side.name} (npm start flags ${side.flags.join(" ")}): req/s ${side.rates.map((r) => r.toFixed(0)).join(", ")}; median ${median(side.rates).toFixed(0)}; RSS ${rssMb(side.pid).toFixed(0)} MB`,
+      `${side.name} (npm start flags, plus: ${side.flags.join(" ") || "nothing"}): req/s ${side.rates.map((r) => r.toFixed(0)).join(", ")}; median ${median(side.rates).toFixed(0)}; RSS ${rssMb(side.pid).toFixed(0)} MB`,
     );
   }
   console.log(`B / A (medians): ${(median(b.rates) / median(a.rates)).toFixed(2)}`);
