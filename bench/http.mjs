@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { listenerPid, procStats } from "./lib/probe-kit.mjs";
@@ -78,6 +78,8 @@ const ROWS = [
     blank: "staticCompressed",
   },
   { name: "GET /api/health", path: "/api/health", blank: "get" },
+  // Liveness, answered by the edge (src/edge/health.ts) without Next.js or the database.
+  { name: "GET /api/health/live", path: "/api/health/live", blank: "get" },
   {
     name: "POST /api/v1/calculate (anonymous)",
     path: "/api/v1/calculate",
@@ -172,10 +174,19 @@ async function measure(baseUrl, request) {
   };
 }
 
+/**
+ * A page's HTML as sent uncompressed, gzipped and in Brotli (quality 11, what the page cache keeps
+ * for prerendered pages), and how much of it is the inline RSC payload (`self.__next_f.push`).
+ */
 async function weight(url) {
-  const response = await fetch(url);
+  const response = await fetch(url, { headers: { "accept-encoding": "identity" } });
   const body = Buffer.from(await response.arrayBuffer());
-  return { bytes: body.length, gzip: gzipSync(body).length };
+  const html = body.toString("utf8");
+  let flight = 0;
+  for (const match of html.matchAll(/<script>self\.__next_f\.push\(([\s\S]*?)\)<\/script>/g))
+    flight += Buffer.byteLength(match[1]);
+  const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return { bytes: body.length, gzip: gzipSync(body).length, br, flight };
 }
 
 const fmtInt = (n) => Math.round(n).toLocaleString("en-US");
@@ -211,7 +222,11 @@ async function main() {
   await waitFor(`${abacusUrl}/api/health`, { entry: abacus });
   log(`blank Next.js ${NEXT_VERSION} on ${blankUrl}, Abacus (${args.dist}) on ${abacusUrl}`);
 
-  const sizes = { blank: await weight(`${blankUrl}/`), home: await weight(`${abacusUrl}/`) };
+  const sizes = {
+    blank: await weight(`${blankUrl}/`),
+    home: await weight(`${abacusUrl}/`),
+    docs: await weight(`${abacusUrl}/docs`),
+  };
   const results = [];
   for (const row of rows) {
     let request = row;
@@ -246,9 +261,12 @@ async function main() {
       `| ${r.name} | ${fmtInt(r.blank.rps)} (p99 ${r.blank.p99} ms) | ${fmtInt(r.abacus.rps)} | ${r.abacus.p99} ms | ${r.ratio.toFixed(2)} | ${fmtUs(r.blank.serverUsPerRequest)} → ${fmtUs(r.abacus.serverUsPerRequest)} | ${fmtCore(r.blank.clientCore)}, ${fmtCore(r.abacus.clientCore)} | ${fmtCodes(r.abacus.codes)}${r.abacus.errors ? ` errors×${r.abacus.errors}` : ""} |`,
     );
   }
+  const fmtWeight = (w) =>
+    `${fmtKB(w.bytes)} (${fmtKB(w.gzip)} gzip, ${fmtKB(w.br)} br; inline RSC payload ${fmtKB(w.flight)})`;
   lines.push(
     "",
-    `HTML of GET /: Abacus ${fmtKB(sizes.home.bytes)} (${fmtKB(sizes.home.gzip)} gzip), blank ${fmtKB(sizes.blank.bytes)} (${fmtKB(sizes.blank.gzip)} gzip)`,
+    `HTML of GET /: Abacus ${fmtWeight(sizes.home)}, blank ${fmtWeight(sizes.blank)}`,
+    `HTML of GET /docs: ${fmtWeight(sizes.docs)}`,
   );
   console.log(lines.join("\n"));
   const jsonFile =

@@ -127,6 +127,7 @@ async function main() {
       Object.keys(TARGETS).map((key) => [key, Math.round((lhr.categories[key]?.score ?? 0) * 100)]),
     );
     const metric = (id) => lhr.audits[id]?.displayValue ?? "";
+    writeFileSync(path.join(out, `${name}.json`), JSON.stringify(lhr));
     const failing = Object.values(lhr.audits)
       .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative")
       .filter((a) => a.scoreDisplayMode !== "manual" && a.scoreDisplayMode !== "notApplicable")
@@ -142,6 +143,12 @@ async function main() {
       tbt: metric("total-blocking-time"),
       cls: metric("cumulative-layout-shift"),
       fcp: metric("first-contentful-paint"),
+      // Every run's total blocking time (ms), lowest first, and where the median run's main thread went.
+      tbtRuns: runs
+        .map((r) => Math.round(r.lhr.audits["total-blocking-time"]?.numericValue ?? 0))
+        .sort((a, b) => a - b),
+      mainThread: mainThreadOf(lhr),
+      reference,
       failing,
       misses,
     });
@@ -164,11 +171,61 @@ async function main() {
     ...rows
       .filter((r) => r.failing.length)
       .map((r) => `- ${r.page}: audits below 0.9: ${r.failing.join(", ")}`),
+    ...mainThreadTable(rows),
   ];
   writeFileSync(path.join(out, "summary.md"), `${lines.join("\n")}\n`);
   console.log(lines.join("\n"));
   log(`reports in ${path.relative(ROOT, out)}/`);
   process.exit(missed ? 1 : 0);
+}
+
+/**
+ * Where the median run's main thread went, as Lighthouse reports it at its 4x CPU slowdown: the
+ * total and its groups (mainthread-work-breakdown), and the scripts that cost the most
+ * (bootup-time: evaluation, which includes the hydration their code does, and parse/compile).
+ */
+function mainThreadOf(lhr) {
+  const groups = lhr.audits["mainthread-work-breakdown"]?.details?.items ?? [];
+  const scripts = lhr.audits["bootup-time"]?.details?.items ?? [];
+  return {
+    total: groups.reduce((sum, item) => sum + item.duration, 0),
+    groups: Object.fromEntries(groups.map((item) => [item.group, item.duration])),
+    scripts: scripts.slice(0, 5).map((item) => ({
+      script: String(item.url)
+        .replace(/^https?:\/\/[^/]+/, "")
+        .replace("/_next/static/chunks/", ""),
+      total: item.total,
+      parse: item.scriptParseCompile,
+    })),
+  };
+}
+
+function mainThreadTable(rows) {
+  const blank = rows.find((r) => r.reference);
+  const median = (list) => list[Math.floor(list.length / 2)] ?? 0;
+  const ms = (n) => `${Math.round(n ?? 0)}`;
+  const lines = [
+    "",
+    "Main thread (median run, ms at 4x slowdown): TBT of every run, and the median run's main-thread work by group.",
+    "",
+    "| Page | TBT (every run) | TBT × blank | main thread | script evaluation | parse/compile | style/layout | rendering | HTML/CSS parsing | GC | other |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of rows) {
+    const g = r.mainThread.groups;
+    const ratio =
+      blank && median(blank.tbtRuns) > 0 ? (median(r.tbtRuns) / median(blank.tbtRuns)).toFixed(2) : "";
+    lines.push(
+      `| ${r.page} | ${ms(median(r.tbtRuns))} (${r.tbtRuns.join(", ")}) | ${ratio} | ${ms(r.mainThread.total)} | ${ms(g.scriptEvaluation)} | ${ms(g.scriptParseCompile)} | ${ms(g.styleLayout)} | ${ms(g.paintCompositeRender)} | ${ms(g.parseHTML)} | ${ms(g.garbageCollection)} | ${ms(g.other)} |`,
+    );
+  }
+  lines.push("", "Scripts that cost the most (median run; total ms, of which parse/compile):");
+  for (const r of rows) {
+    lines.push(
+      `- ${r.page}: ${r.mainThread.scripts.map((s) => `${s.script} ${ms(s.total)} (${ms(s.parse)})`).join(", ")}`,
+    );
+  }
+  return lines;
 }
 
 main().catch(async (error) => {

@@ -43,6 +43,8 @@ const { values: args } = parseArgs({
     "limit-mb": { type: "string", default: "350" },
     // Extra flags for the server's node (e.g. --node-arg=--max-semi-space-size=8), for experiments.
     "node-arg": { type: "string", multiple: true, default: [] },
+    // Extra environment for the server (e.g. --env MALLOC_ARENA_MAX=2), for experiments.
+    env: { type: "string", multiple: true, default: [] },
   },
 });
 const minutes = Number(args.minutes);
@@ -64,6 +66,33 @@ const REQUESTS = [
   { method: "POST", path: "/api/v1/calculate", body: CALC, headers: { "content-type": "application/json" } },
   { method: "GET", path: "/no-such-page" },
 ];
+
+function envPair(text) {
+  const at = text.indexOf("=");
+  if (at < 1) throw new Error(`--env wants NAME=VALUE, got "${text}"`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+/**
+ * The last sample of bench/lib/memory-probe.mjs: the V8 heap (committed, by space), the memory
+ * outside it that Node.js counts (external, array buffers) and, subtracted from the RSS, the rest.
+ */
+function memoryInside(file) {
+  let last;
+  try {
+    last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1));
+  } catch {
+    return "no sample";
+  }
+  const spaces = Object.entries(last.spaces)
+    .filter(([, s]) => s.committed >= 1)
+    .map(
+      ([name, s]) => `${name.replace(/_space$/, "")} ${s.committed.toFixed(0)} (${s.used.toFixed(0)} used)`,
+    )
+    .join(", ");
+  const rest = last.rss - last.heapTotal - last.external;
+  return `RSS ${last.rss.toFixed(0)} MB = V8 heap ${last.heapTotal.toFixed(0)} MB committed (${last.heapUsed.toFixed(0)} used; ${spaces}) + external ${last.external.toFixed(0)} MB (array buffers ${last.arrayBuffers.toFixed(0)}) + the rest ${rest.toFixed(0)} MB (code, malloc, stacks)`;
+}
 
 /** The server process: the child of run-with-db.mjs that runs dist/server.mjs. */
 function serverPid(parentPid) {
@@ -166,12 +195,17 @@ async function main() {
   ensureAbacusBuild(args.dist);
   const port = await freePort();
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const probeFile = path.join(ROOT, `bench/results/soak-${stamp}-memory.jsonl`);
   const abacus = startAbacus({
     port,
     dataDir: ".test-data/soak",
     distDir: args.dist,
-    env: { TRUST_PROXY: "1" },
-    nodeArgs: ["--heapsnapshot-signal=SIGUSR2", ...args["node-arg"]],
+    env: { TRUST_PROXY: "1", MEMORY_PROBE_FILE: probeFile, ...Object.fromEntries(args.env.map(envPair)) },
+    nodeArgs: [
+      "--heapsnapshot-signal=SIGUSR2",
+      `--import=${pathToFileURL(path.join(ROOT, "bench/lib/memory-probe.mjs")).href}`,
+      ...args["node-arg"],
+    ],
     logFile: path.join(ROOT, "bench/results/soak-abacus.log"),
     name: "abacus",
   });
@@ -209,6 +243,7 @@ async function main() {
   samples.push({ t: Math.round((Date.now() - started) / 1000), rss: rssMb(pid) });
 
   const breakdown = rssBreakdown(pid);
+  const inside = memoryInside(probeFile);
   let heap = "";
   if (!args["no-snapshot"]) {
     // Written by the server itself into its working directory (the repository root).
@@ -234,6 +269,7 @@ async function main() {
       .map((s) => s.rss.toFixed(0))
       .join(" ")}`,
     `RSS at the end: ${breakdown}`,
+    `Inside the process at the end (memory-probe.mjs): ${inside}`,
     `Verdict: max RSS ${maxRss <= limitMb ? "under" : "OVER"} ${limitMb} MB; ${Math.abs(growth) < 1 ? "levels off" : growth > 0 ? "STILL GROWING" : "shrinking"} in the last half`,
     "",
     heap,

@@ -11,6 +11,8 @@
 //
 // Bundled by scripts/build/server.mjs into dist/server.mjs, which `npm start` / `npm run dev` run
 // through run-with-db.mjs:   node dist/server.mjs [--dev]
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import process from "node:process";
 import next from "next";
 import postgres, { type Sql } from "postgres";
@@ -37,6 +39,11 @@ const log = createLogger({ dev });
 // In production every line the process prints is JSON: the app's and Next.js's console output too.
 if (!dev) routeConsole(log);
 
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+// In production, Next.js takes the configuration the build resolved, as its own standalone server
+// does: loading next.config.ts again would compile it with SWC, whose native library (~26 MB) then
+// stays mapped in the server's memory.
+if (!dev) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(builtConfig(distDir));
 const app = next({ dev, hostname: "localhost", port });
 await app.prepare();
 
@@ -59,7 +66,7 @@ const pageCache = dev
     });
 
 // The build's scripts and style sheets in Brotli (made by `npm run build`), kept in memory.
-const staticAssets = dev ? undefined : createStaticAssets({ distDir: process.env.NEXT_DIST_DIR || ".next" });
+const staticAssets = dev ? undefined : createStaticAssets({ distDir });
 
 // Readiness reads the migrations table on a connection of its own (never queued behind the app's).
 const healthSql = process.env.DATABASE_URL
@@ -73,7 +80,7 @@ const health = createHealth({
 
 const metrics = createMetrics({
   token: config.metricsToken,
-  routes: readRoutes(process.env.NEXT_DIST_DIR || ".next"),
+  routes: readRoutes(distDir),
   sql: healthSql,
   pool: () => appPoolEntry()?.stats ?? { size: config.databasePoolSize, active: 0, waited: 0 },
 });
@@ -161,4 +168,11 @@ function appPoolEntry(): { sql?: Sql; stats?: AppPoolStats } | undefined {
 }
 function appPool(): Sql | undefined {
   return appPoolEntry()?.sql;
+}
+
+/** The Next.js configuration the build resolved (`required-server-files.json`), for this build folder. */
+function builtConfig(dir: string) {
+  const file = path.join(dir, "required-server-files.json");
+  const { config } = JSON.parse(readFileSync(file, "utf8")) as { config: Record<string, unknown> };
+  return { ...config, distDir: dir };
 }

@@ -14,9 +14,8 @@
  * no query but the listed parameters, status 200 and no Set-Cookie. Entries are bounded (LRU) and
  * kept per instance; each keeps an identity, a gzip and a Brotli body (compressed once, not per
  * request). Brotli is made off the event loop (zlib's thread pool) and served once it is ready: at
- * the highest quality for the prerendered pages (a fixed, short list; /docs: 246 KB -> 40 KB, where
- * gzip's 32 KB window leaves 67 KB, since the page carries its article twice, as HTML and in the RSC
- * payload), at a cheap quality for the per-version pages, whose number a client can drive up.
+ * the highest quality for the prerendered pages (a fixed, short list), at a cheap quality for the
+ * per-version pages, whose number a client can drive up.
  */
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";

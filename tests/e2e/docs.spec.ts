@@ -54,3 +54,36 @@ test("on a desktop the contents stay beside the text while it scrolls", async ({
   await expect(toc).toBeInViewport();
   await expect(toc.getByRole("link", { name: "Getting started" })).toBeVisible();
 });
+
+test("the docs page carries its article once: in its HTML, not again in its RSC payload", async ({
+  request,
+}) => {
+  const html = await (await request.get("/docs")).text();
+  // A sentence of the article (content/docs/900-self-hosting.md), and a contents entry.
+  const sentence = "Abacus is one Next.js application and one PostgreSQL database.";
+  expect(html.split(sentence).length - 1).toBe(1);
+  // The two lists of contents (phone and desktop) are in the HTML; the RSC payload has neither.
+  expect(html.split('href="#self-hosting"').length - 1).toBe(2);
+  expect(html).not.toContain('href=\\"#self-hosting\\"');
+});
+
+test("reached by a client-side navigation, the docs show their article and contents", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  await page.evaluate(() => {
+    (window as unknown as { sameDocument: boolean }).sameDocument = true;
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Docs" }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+  await expect(page.getByRole("heading", { name: "Self-hosting", level: 2 })).toBeAttached();
+  await expect(
+    page.getByText("Abacus is one Next.js application and one PostgreSQL database."),
+  ).toBeAttached();
+  const toc = page.getByRole("navigation", { name: "Table of contents" });
+  await toc.getByRole("link", { name: "Self-hosting" }).click();
+  await expectAtTop(page.locator("h2#self-hosting"));
+  // Still the same document: the page was not loaded again.
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+    true,
+  );
+});

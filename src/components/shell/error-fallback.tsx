@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import {
   SERVICE_UNAVAILABLE_DIGEST,
   SERVICE_UNAVAILABLE_TEXT,
@@ -25,6 +25,18 @@ function useOutage(digest: string | undefined): boolean {
   return down;
 }
 
+/**
+ * A plain button with the default button's look: this boundary is loaded on every page, and `Button`
+ * would bring tailwind-merge and Radix Slot with it.
+ */
+function TryAgain({ reset }: { reset: () => void }) {
+  return (
+    <button type="button" className={buttonVariants()} onClick={reset}>
+      Try again
+    </button>
+  );
+}
+
 export function ErrorFallback({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const outage = useOutage(error.digest);
   if (outage) {
@@ -33,7 +45,7 @@ export function ErrorFallback({ error, reset }: { error: Error & { digest?: stri
         <h1 className="text-2xl font-semibold tracking-tight">{SERVICE_UNAVAILABLE_TITLE}</h1>
         <p className="text-muted-foreground">{SERVICE_UNAVAILABLE_TEXT}</p>
         <div className="flex justify-center">
-          <Button onClick={reset}>Try again</Button>
+          <TryAgain reset={reset} />
         </div>
       </div>
     );
@@ -49,7 +61,7 @@ export function ErrorFallback({ error, reset }: { error: Error & { digest?: stri
         <p className="font-mono text-xs text-muted-foreground">Reference: {error.digest}</p>
       ) : null}
       <div className="flex justify-center">
-        <Button onClick={reset}>Try again</Button>
+        <TryAgain reset={reset} />
       </div>
     </div>
   );

@@ -22,17 +22,8 @@ function takeFlash(): string | null {
 export function FlashToast() {
   useEffect(() => {
     const message = takeFlash();
-    if (!message) return;
-    // The toaster loads after the page (providers.tsx) and drops toasts sent before it mounts:
-    // wait for its region to exist.
-    let frame = 0;
-    const started = performance.now();
-    const tick = () => {
-      if (document.querySelector("section[aria-label^='Notifications']")) notify.success(message);
-      else if (performance.now() - started < 10_000) frame = requestAnimationFrame(tick);
-    };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
+    // notify mounts the toaster first when it is not yet (components/hooks/notify.ts).
+    if (message) notify.success(message);
   }, []);
   return null;
 }

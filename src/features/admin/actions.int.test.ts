@@ -20,7 +20,10 @@ import {
 } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestDatabase } from "../../../tests/support/db";
-import * as adminActions from "./actions";
+import * as actionsModule from "./actions";
+import * as stopImpersonating from "./stop-impersonating";
+
+const adminActions = { ...actionsModule, ...stopImpersonating };
 
 /** The FX table's version, which `ratesChanged` bumps so every instance reloads its cached rates. */
 const ratesVersion = async () => (await t.db.select().from(fxRatesVersion))[0]?.version ?? 0;

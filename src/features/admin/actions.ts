@@ -86,22 +86,6 @@ export const impersonateAction = action(
   },
 );
 
-/** Ends an impersonation and restores the admin's own session. Only an impersonation session may call it. */
-export const stopImpersonatingAction = action(
-  { kind: "user", allowOnboarding: true },
-  userIdSchema.partial(),
-  async ({ auth, headers: requestHeaders, setCookies, viewer }) => {
-    if (!viewer.impersonatedBy) return { ok: false, error: "You are not impersonating anyone." };
-    try {
-      const answer = await auth.api.stopImpersonating({ headers: requestHeaders, returnHeaders: true });
-      await setCookies(answer.headers);
-    } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : "Could not stop impersonating." };
-    }
-    return { ok: true, data: undefined, message: "Back to your own account." };
-  },
-);
-
 function parseFile(input: { kind: "ecb-xml" | "csv"; text: string; date: string }) {
   return input.kind === "ecb-xml"
     ? parseEcbXml(input.text)

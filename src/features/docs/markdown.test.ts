@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { renderMarkdown, renderToc } from "./markdown";
 
 describe("renderMarkdown", () => {
   it("anchors headings and builds a table of contents from h2 and h3", async () => {
@@ -42,5 +42,17 @@ describe("renderMarkdown", () => {
         '<button type="button" class="docs-copy" data-copy="">Copy</button></div>',
     );
     expect(compact).toContain('<table tabindex="0">');
+  });
+
+  it("renders the table of contents as one escaped list, h3 entries indented", () => {
+    expect(
+      renderToc([
+        { id: "a-b", text: "Fees & <limits>", depth: 2 },
+        { id: 'quote-"x"', text: "Sub", depth: 3 },
+      ]),
+    ).toBe(
+      '<ol class="docs-toc"><li><a href="#a-b">Fees &amp; &lt;limits&gt;</a></li>' +
+        '<li class="sub"><a href="#quote-&quot;x&quot;">Sub</a></li></ol>',
+    );
   });
 });

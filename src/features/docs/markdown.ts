@@ -109,3 +109,15 @@ export async function renderMarkdown(source: string): Promise<RenderedDoc> {
     .process(source);
   return { html: String(file), toc };
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
+
+/** The table of contents as HTML: an ordered list of links to the headings, h3 entries indented. */
+export function renderToc(toc: readonly TocEntry[]): string {
+  const items = toc.map(
+    (entry) =>
+      `<li${entry.depth === 3 ? ' class="sub"' : ""}><a href="#${escapeHtml(entry.id)}">${escapeHtml(entry.text)}</a></li>`,
+  );
+  return `<ol class="docs-toc">${items.join("")}</ol>`;
+}

@@ -16,7 +16,8 @@ export function IntervalInAddress() {
       const url = new URL(window.location.href);
       if (input.value === "monthly") url.searchParams.delete("interval");
       else url.searchParams.set("interval", input.value);
-      window.history.replaceState(window.history.state, "", url);
+      // Only a real change (a page opened on the interval it shows has nothing to write).
+      if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
     };
     const fieldset = document.querySelector("[data-interval-switch]");
     fieldset?.addEventListener("change", onChange);

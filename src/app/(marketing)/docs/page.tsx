@@ -1,6 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import type { Metadata } from "next";
 import { DocsCopy } from "@/features/docs/docs-copy";
+import { DocsHtml } from "@/features/docs/docs-html";
 import { DocsSearch } from "@/features/docs/docs-search";
 import { loadDocs } from "@/features/docs/server";
 
@@ -13,10 +14,10 @@ export const metadata: Metadata = {
 export const dynamic = "force-static";
 
 export default async function DocsPage() {
-  const { html, toc } = await loadDocs();
-  // One element for both copies of the list: the RSC payload carries it once and refers to it the
-  // second time (the HTML still has both).
-  const tocList = tocListOf(toc);
+  const { html, tocHtml } = await loadDocs();
+  // The article and the contents are static HTML that the page carries once (not again in its RSC
+  // payload) and that React does not hydrate link by link (features/docs/docs-html.tsx).
+  const tocList = <DocsHtml html={tocHtml} name="contents" page="/docs" />;
   return (
     <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 lg:grid-cols-[14rem_minmax(0,1fr)] lg:py-16">
       {/* Phones: a collapsed "On this page" disclosure above the content. Desktop: a sticky sidebar.
@@ -39,8 +40,7 @@ export default async function DocsPage() {
         <h1 className="text-4xl font-semibold tracking-tight">Documentation</h1>
         <DocsSearch />
         <DocsCopy />
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: rendered at build time from our own Markdown; remark-rehype drops raw HTML */}
-        <div className="prose-docs" dangerouslySetInnerHTML={{ __html: html }} />
+        <DocsHtml html={html} name="article" page="/docs" className="prose-docs" />
       </article>
       <aside className="hidden lg:col-start-1 lg:row-start-1 lg:sticky lg:top-24 lg:block lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
         <nav aria-label="Table of contents">
@@ -49,17 +49,5 @@ export default async function DocsPage() {
         </nav>
       </aside>
     </div>
-  );
-}
-
-function tocListOf(toc: Awaited<ReturnType<typeof loadDocs>>["toc"]) {
-  return (
-    <ol className="docs-toc">
-      {toc.map((entry) => (
-        <li key={entry.id} className={entry.depth === 3 ? "sub" : undefined}>
-          <a href={`#${entry.id}`}>{entry.text}</a>
-        </li>
-      ))}
-    </ol>
   );
 }
