@@ -4,17 +4,10 @@ import { checkCard } from "@/core/billing/card";
 import type { ActionEnvironment, ServerAction } from "@/server/action";
 import { FORBIDDEN_ERROR } from "@/server/action";
 import { createAuth } from "@/server/auth/auth";
-import {
-  billingProfiles,
-  member,
-  orders,
-  organization,
-  session,
-  subscriptions,
-  user,
-} from "@/server/db/schema";
+import { billingProfiles, member, orders, organization, session, subscriptions } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestProvider } from "@/server/payments/test-provider";
+import { confirmedSession } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import * as billingActions from "./actions";
 import { processCheckout } from "./server/checkout";
@@ -25,32 +18,14 @@ import { processCheckout } from "./server/checkout";
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let auth: ReturnType<typeof createAuth>;
 const origin = "http://localhost:3999";
-const PASSWORD = "a-long-unusual-passphrase";
 const ids: Record<string, string> = {};
 const cookies: Record<string, string> = {};
 const ORG = "org-billing";
 
 async function signUp(key: string) {
-  const email = `${key}@example.com`;
-  const response = await auth.api.signUpEmail({
-    body: { name: key, email, password: PASSWORD },
-    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
-    asResponse: true,
-  });
-  expect(response.status).toBe(200);
-  const [row] = await t.db.select({ id: user.id }).from(user).where(eq(user.email, email));
-  ids[key] = row?.id ?? "";
-  await t.db.update(user).set({ onboardingStep: "done", emailVerified: true }).where(eq(user.id, ids[key]));
-  const signIn = await auth.api.signInEmail({
-    body: { email, password: PASSWORD },
-    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
-    asResponse: true,
-  });
-  expect(signIn.status).toBe(200);
-  cookies[key] = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  const account = await confirmedSession(auth, t.db, key);
+  ids[key] = account.id;
+  cookies[key] = account.cookie;
   await t.db
     .update(session)
     .set({ activeOrganizationId: ORG })

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHEET_ROW_LIMITS } from "@/core/notebook/limits";
 import type { ActionEnvironment, ServerAction } from "@/server/action";
 import { createAuth } from "@/server/auth/auth";
-import { member, organization, session, sheets, user } from "@/server/db/schema";
+import { member, organization, session, sheets } from "@/server/db/schema";
+import { confirmedSession } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import * as sheetActions from "./actions";
 import type { SavedSheet, SheetSummary } from "./server/types";
@@ -14,31 +15,13 @@ import type { SavedSheet, SheetSummary } from "./server/types";
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let auth: ReturnType<typeof createAuth>;
 const origin = "http://localhost:3999";
-const PASSWORD = "a-long-unusual-passphrase";
 const ids: Record<string, string> = {};
 const cookies: Record<string, string> = {};
 
 async function signUp(key: string) {
-  const email = `${key}@example.com`;
-  const response = await auth.api.signUpEmail({
-    body: { name: key, email, password: PASSWORD },
-    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
-    asResponse: true,
-  });
-  expect(response.status).toBe(200);
-  const [row] = await t.db.select({ id: user.id }).from(user).where(eq(user.email, email));
-  ids[key] = row?.id ?? "";
-  await t.db.update(user).set({ onboardingStep: "done", emailVerified: true }).where(eq(user.id, ids[key]));
-  const signIn = await auth.api.signInEmail({
-    body: { email, password: PASSWORD },
-    headers: new Headers({ "x-forwarded-for": "10.0.0.9", origin }),
-    asResponse: true,
-  });
-  expect(signIn.status).toBe(200);
-  cookies[key] = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  const account = await confirmedSession(auth, t.db, key);
+  ids[key] = account.id;
+  cookies[key] = account.cookie;
 }
 
 async function activate(key: string, organizationId: string | null) {
