@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { CouponTerms } from "@/core/billing/coupon";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
@@ -10,7 +10,7 @@ import type { Db } from "@/server/db/client";
 import { orders } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeOrder } from "./charge";
-import { type CheckoutOutcome, lockOrganizationBilling, outcomeOf } from "./outcome";
+import { type CheckoutOutcome, claimOrder, lockOrganizationBilling, outcomeOf } from "./outcome";
 import { type CheckoutRequest, placeOrder } from "./place";
 
 import { currentSigningKey } from "./receipt-keys";
@@ -124,16 +124,7 @@ export async function processCheckout(
       if (!order) throw new Error("The order disappeared");
       // Another submit of this key (or a webhook) settled it while this one waited for the lock.
       if (order.status !== "pending") return { done: await outcomeOf(tx, order) };
-      const [claimed] = await tx
-        .update(orders)
-        .set({ claimedUntil: sql`now() + make_interval(secs => ${CHARGE_CLAIM_SECONDS})` })
-        .where(
-          and(
-            eq(orders.id, order.id),
-            sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
-          ),
-        )
-        .returning({ id: orders.id });
+      const claimed = await claimOrder(tx, order.id, CHARGE_CLAIM_SECONDS);
       return { claimed: Boolean(claimed) };
     },
   );

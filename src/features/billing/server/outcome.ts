@@ -1,7 +1,7 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/server/db/client";
-import { type orders, receipts } from "@/server/db/schema";
+import { orders, receipts } from "@/server/db/schema";
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -43,4 +43,21 @@ export async function lockOrganizationBilling(tx: Tx, organizationId: string): P
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`abacus:checkout:${organizationId}`}, 0))`,
   );
+}
+
+/** An order no one is charging now: never claimed, or its claim has lapsed. */
+export const unclaimedOrder = sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`;
+
+/**
+ * Claims a pending order for `seconds`, so that only this request calls the provider for it; null
+ * when another holds a live claim. A claim that lapses (a crashed instance) can be taken over, and
+ * the provider's idempotency key makes the second call answer the first one's result.
+ */
+export async function claimOrder(tx: Tx, orderId: string, seconds: number): Promise<OrderRow | null> {
+  const [claimed] = await tx
+    .update(orders)
+    .set({ claimedUntil: sql`now() + make_interval(secs => ${seconds})` })
+    .where(and(eq(orders.id, orderId), unclaimedOrder))
+    .returning();
+  return claimed ?? null;
 }

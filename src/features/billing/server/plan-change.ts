@@ -10,7 +10,7 @@ import type { Db, Tx } from "@/server/db/client";
 import { orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard, providerKeyOf } from "./charge";
-import { lockOrganizationBilling, type OrderRow, outcomeOf } from "./outcome";
+import { claimOrder, lockOrganizationBilling, type OrderRow, outcomeOf, unclaimedOrder } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
 import { settleCharge } from "./settle";
 
@@ -196,16 +196,7 @@ async function claimChange(
       if (existing.plan !== request.target.plan || existing.interval !== request.target.interval) {
         return { done: { ok: false, error: "This form belongs to another plan change. Reload the page." } };
       }
-      const [claimed] = await tx
-        .update(orders)
-        .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
-        .where(
-          and(
-            eq(orders.id, existing.id),
-            sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
-          ),
-        )
-        .returning();
+      const claimed = await claimOrder(tx, existing.id, CLAIM_SECONDS);
       if (!claimed || !card) return { done: pendingRefusal };
       return { order: claimed, quote: quoteOfOrder(claimed), card };
     }
@@ -219,16 +210,7 @@ async function claimChange(
       // else settles it, so this request asks the provider again under that order's own key, which
       // answers with the first attempt's result. Anything else pending refuses the change.
       if (pending.kind !== "proration" || !card) return { done: pendingRefusal };
-      const [resumed] = await tx
-        .update(orders)
-        .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
-        .where(
-          and(
-            eq(orders.id, pending.id),
-            sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
-          ),
-        )
-        .returning();
+      const resumed = await claimOrder(tx, pending.id, CLAIM_SECONDS);
       if (!resumed) return { done: pendingRefusal };
       return { order: resumed, quote: quoteOfOrder(resumed), card };
     }
@@ -390,13 +372,7 @@ export async function settlePendingProrations(
   const pending = await db
     .select()
     .from(orders)
-    .where(
-      and(
-        eq(orders.kind, "proration"),
-        eq(orders.status, "pending"),
-        sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
-      ),
-    )
+    .where(and(eq(orders.kind, "proration"), eq(orders.status, "pending"), unclaimedOrder))
     .orderBy(orders.createdAt)
     .limit(MAX_PENDING_PER_RUN);
   let settled = 0;

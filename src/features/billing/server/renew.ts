@@ -13,7 +13,7 @@ import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
 import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
-import { lockOrganizationBilling, type OrderRow } from "./outcome";
+import { claimOrder, lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
 import { settleCharge } from "./settle";
@@ -138,16 +138,7 @@ async function claimRenewal(
         await endSubscription(tx, organizationId, at);
         return { done: "downgraded", notice: await noCardNotice(tx, sub) };
       }
-      const [claimed] = await tx
-        .update(orders)
-        .set({ claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` })
-        .where(
-          and(
-            eq(orders.id, existing.id),
-            sql`(${orders.claimedUntil} is null or ${orders.claimedUntil} < now())`,
-          ),
-        )
-        .returning();
+      const claimed = await claimOrder(tx, existing.id, CLAIM_SECONDS);
       if (!claimed) return { done: "skipped" };
       order = claimed;
       if (!inFlight) {
