@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { demo, signIn, signUpAndOnboard, uniqueEmail } from "./auth-helpers";
-import { chooseCountry, chooseCurrency } from "./pickers";
+import { chooseCountry, chooseCurrency, chooseOption } from "./pickers";
 import { testSql } from "./support";
 
 // Checkout with the built-in test provider (docs: Plans and billing → Test cards). Each journey
@@ -246,4 +246,43 @@ test("an owner downgrades and cancels at period end from the dashboard, with con
   await page.getByRole("button", { name: "Cancel at period end…" }).click();
   await page.getByRole("button", { name: "Yes, cancel at period end" }).click();
   await expect(page.getByText("Ends with this period; then back to Free.")).toBeVisible();
+});
+
+test("an applied promotion code is priced again when the plan, interval or currency changes", async ({
+  page,
+}) => {
+  const code = `QUARTER-${Date.now().toString(36).toUpperCase()}`;
+  await sql`insert into coupons (code, kind, percent_off, duration) values (${code}, 'percent', '25', 'once')`;
+  const email = await newOwner(page, "Pia");
+  await page.goto("/checkout?plan=pro&interval=monthly&currency=USD");
+  await fillCheckout(page, "4242 4242 4242 4242", "United States");
+  await page.getByLabel("Promotion code (optional)").fill(code);
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  // Pro monthly: 12.00 − 25 % = 9.00, no US tax.
+  await expect(page.getByTestId("summary-discount")).toHaveText("−$3.00");
+  await expect(page.getByTestId("summary-total")).toHaveText("$9.00");
+  await expect(page.getByRole("button", { name: "Pay $9.00", exact: true })).toBeVisible();
+  // Team monthly: 39.00 − 9.75 = 29.25; yearly: 390.00 − 97.50 = 292.50.
+  await chooseOption(page.getByLabel("Plan", { exact: true }), "Team");
+  await expect(page).toHaveURL(/plan=team/);
+  await expect(page.getByTestId("summary-discount")).toHaveText("−$9.75");
+  await expect(page.getByRole("button", { name: "Pay $29.25", exact: true })).toBeVisible();
+  await chooseOption(page.getByLabel("Billing interval"), "Yearly (2 months free)");
+  await expect(page.getByTestId("summary-discount")).toHaveText("−$97.50");
+  await expect(page.getByRole("button", { name: "Pay $292.50", exact: true })).toBeVisible();
+  // Another currency: the same code, priced in euros.
+  await chooseCurrency(page.getByLabel("Currency"), "EUR");
+  await expect(page.getByTestId("summary-total")).toHaveText(/€/);
+  await expect(page.getByTestId("summary-preview")).toContainText(`Discount (${code})`);
+  await chooseCurrency(page.getByLabel("Currency"), "USD");
+  await expect(page.getByRole("button", { name: "Pay $292.50", exact: true })).toBeVisible();
+  // Editing the code un-applies it until "Apply".
+  await page.getByLabel("Promotion code (optional)").fill(`${code}X`);
+  await expect(page.getByTestId("summary-discount")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Pay", exact: true })).toBeVisible();
+  await page.getByLabel("Promotion code (optional)").fill(code);
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await page.getByRole("button", { name: "Pay $292.50", exact: true }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=AB-/, { timeout: 30_000 });
+  expect(await ordersOf(email)).toMatchObject([{ status: "paid", total_minor: "29250", currency: "USD" }]);
 });

@@ -96,22 +96,49 @@ test("an admin creates coupons, a customer redeems one; bad codes each say why",
     [usd, `The code ${usd} cannot be used with EUR: it is for USD.`],
     [off, `The code ${off} is no longer active.`],
   ];
-  for (const [typed, message] of cases) {
+  // "Apply" checks a code before paying; Enter in the field does the same.
+  for (const [i, [typed, message]] of cases.entries()) {
     await code.fill(typed);
-    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    if (i === 0) await code.press("Enter");
+    else await page.getByRole("button", { name: "Apply", exact: true }).click();
     await expect(page.locator("#checkout-couponCode-error")).toHaveText(message);
     await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
     await expect(code).toHaveValue(typed);
+    await expect(page.getByTestId("summary-discount")).toHaveCount(0);
   }
-  // A malformed VAT ID is refused beside its field.
+  // Paying with a bad code says the same.
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.locator("#checkout-couponCode-error")).toHaveText(cases[2]?.[1] ?? "");
+
+  // A good code: the summary shows the discount named by its code before paying, and the button the total.
+  const plainTotal = await page.getByTestId("summary-total").textContent();
   await code.fill(half.toLowerCase());
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByTestId("summary-preview")).toContainText(`Discount (${half})`);
+  await expect(page.getByTestId("summary-tax")).not.toHaveText("");
+  const total = page.getByTestId("summary-total");
+  await expect(total).not.toHaveText(plainTotal ?? "");
+  const discounted = (await total.textContent()) ?? "";
+  await expect(page.getByRole("button", { name: `Pay ${discounted}`, exact: true })).toBeVisible();
+  // Another country prices it again (France's 20 % instead of Germany's 19 %).
+  await chooseCountry(page.getByLabel("Country"), "France");
+  await expect(page.getByTestId("summary-preview")).toContainText("FR 20%");
+  await expect(total).not.toHaveText(discounted);
+  await chooseCountry(page.getByLabel("Country"), "Germany");
+  await expect(page.getByTestId("summary-preview")).toContainText("DE 19%");
+  await expect(total).toHaveText(discounted);
+  expect(await ordersOf(email)).toEqual([]);
+
+  // A malformed VAT ID is refused beside its field.
   await page.getByLabel("VAT ID (optional)").fill("DE136695977");
   await page.getByRole("button", { name: "Pay", exact: true }).click();
   await expect(page.locator("#checkout-vatId-error")).toHaveText(/check digits/);
   expect(await ordersOf(email)).toEqual([]);
 
   await page.getByLabel("VAT ID (optional)").fill("DE 136 695 976");
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  // A German VAT ID in Germany is no reverse charge: the preview keeps its total.
+  await expect(page.getByRole("button", { name: `Pay ${discounted}`, exact: true })).toBeVisible();
+  await page.getByRole("button", { name: `Pay ${discounted}`, exact: true }).click();
   await expect(page).toHaveURL(/\/receipt\?number=AB-/, { timeout: 30_000 });
   const [order] = await ordersOf(email);
   expect(order).toMatchObject({ status: "paid", coupon: half, reverse_charge: false });

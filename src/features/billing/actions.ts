@@ -11,9 +11,11 @@ import { loadRateTable } from "@/server/fx";
 import { getPaymentProvider } from "@/server/payments";
 import { PAYMENT_PENDING } from "./idempotency";
 import { billingProfileSchema, cancelPlanSchema, changePlanSchema } from "./plan-schemas";
-import { checkoutSchema } from "./schemas";
+import type { CheckoutPreview } from "./quote";
+import { checkoutPreviewSchema, checkoutSchema } from "./schemas";
 import { saveBillingProfile } from "./server/billing-page";
 import { processCheckout } from "./server/checkout";
+import { previewCheckout } from "./server/checkout-preview";
 import { changePlan } from "./server/plan-change";
 import { sellerDetails } from "./server/seller";
 import { cancelAtPeriodEnd, keepPlan, scheduleDowngrade } from "./server/subscription";
@@ -148,4 +150,30 @@ export const checkoutAction = action(
       message: outcome.alreadyActive ? "Your organization already has this plan." : "Payment received.",
     };
   },
+);
+
+export type CheckoutPreviewResult = ActionResult<CheckoutPreview>;
+
+/**
+ * The checkout's "Apply": the order priced with a promotion code, checked as paying would check it
+ * but not redeemed. Only shown: the checkout prices the order again on the server when it is placed.
+ */
+export const previewCheckoutAction = action(
+  { kind: "org", roles: MANAGER_ROLES, verifiedEmail: true },
+  checkoutPreviewSchema,
+  async ({ viewer, input, db }): Promise<CheckoutPreviewResult> =>
+    previewCheckout(
+      db,
+      await loadRateTable(db),
+      {
+        organizationId: viewer.org.id,
+        plan: input.plan,
+        interval: input.interval,
+        currency: input.currency,
+        country: input.country,
+        vatId: input.vatId || null,
+        couponCode: input.couponCode,
+      },
+      { sellerCountry: getEnv().SELLER_COUNTRY ?? null },
+    ),
 );

@@ -1,6 +1,6 @@
 import "server-only";
 import { type BillingInterval, getPlan, type Plan } from "@/core/billing/plans";
-import { applyTax, planPrice } from "@/core/billing/pricing";
+import { applyTax, planPrice, type Quote } from "@/core/billing/pricing";
 import { standardTaxRate, TAX_COUNTRIES, TAX_RATES_DATE } from "@/core/billing/tax-rates";
 import {
   currencyName,
@@ -87,5 +87,38 @@ export function buildQuote(
     taxDate: TAX_RATES_DATE,
     countries,
     currencies,
+  };
+}
+
+/** The order with a promotion code applied, as the checkout's summary shows it before paying. */
+export interface CheckoutPreview {
+  plan: "pro" | "team";
+  interval: BillingInterval;
+  currency: string;
+  country: string;
+  /** The code as redeemed (upper case). */
+  code: string;
+  subtotal: string;
+  /** The discount, negative ("−€9.40"). */
+  discount: string;
+  /** "DE 19%", or "reverse charge" with a VAT ID from another EU member state. */
+  taxLabel: string;
+  tax: string;
+  total: string;
+}
+
+/** Formats a quote priced with a coupon (see `previewCheckout`). */
+export function previewOf(quote: Quote, code: string): CheckoutPreview {
+  return {
+    plan: quote.plan.id as "pro" | "team",
+    interval: quote.interval,
+    currency: quote.total.currency,
+    country: quote.country,
+    code,
+    subtotal: fmt(quote.subtotal),
+    discount: `−${fmt(quote.discount)}`,
+    taxLabel: quote.reverseCharge ? "reverse charge" : `${quote.country} ${quote.taxRate}%`,
+    tax: fmt(quote.tax),
+    total: fmt(quote.total),
   };
 }

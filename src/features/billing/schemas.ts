@@ -41,6 +41,32 @@ export const checkoutSchema = z.object({
 
 export type CheckoutValues = z.input<typeof checkoutSchema>;
 
+/**
+ * The checkout's "Apply" of a promotion code: the order's choices and the code, bounded like the
+ * checkout's own. The VAT ID is only bounded here: one that does not validate is priced without.
+ */
+export const checkoutPreviewSchema = checkoutSchema
+  .pick({ plan: true, interval: true, currency: true })
+  .extend({
+    country: z.string().regex(/^[A-Z]{2}$/, "Choose your billing country to see the tax."),
+    vatId: z
+      .string()
+      .trim()
+      .max(VAT_ID_MAX_LENGTH, `A VAT ID has at most ${VAT_ID_MAX_LENGTH} characters.`)
+      .optional()
+      .default(""),
+    couponCode: z
+      .string()
+      .trim()
+      .max(COUPON_CODE_MAX_LENGTH, `A promotion code has at most ${COUPON_CODE_MAX_LENGTH} characters.`)
+      .transform((value) => value.toUpperCase())
+      .refine((value) => value !== "", "Enter a promotion code.")
+      .refine(
+        (value) => value === "" || COUPON_CODE_PATTERN.test(value),
+        "A promotion code has letters, digits and dashes only.",
+      ),
+  });
+
 export const verifyReceiptBody = z.object({
   receipt: z.union([z.string().max(16_384, "The receipt is too large."), z.record(z.string(), z.unknown())], {
     error: "receipt must be the receipt's JSON (an object or its text)",

@@ -3,17 +3,19 @@
 import { FlaskConical } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { callAction } from "@/components/hooks/call-action";
 import { useActionForm } from "@/components/hooks/use-action-form";
+import { Button } from "@/components/ui/button";
 import { ChoiceInput } from "@/components/ui/choice-input";
 import { Combobox } from "@/components/ui/combobox";
 import { Field } from "@/components/ui/field";
 import { Input, Label } from "@/components/ui/input";
 import { FormError, SubmitButton } from "@/components/ui/submit-button";
 import { shortRate } from "@/core/money/input";
-import { checkoutAction } from "../actions";
+import { checkoutAction, previewCheckoutAction } from "../actions";
 import { newIdempotencyKey, PAYMENT_PENDING } from "../idempotency";
-import type { CheckoutQuote } from "../quote";
+import type { CheckoutPreview, CheckoutQuote } from "../quote";
 import { CardFields } from "./card-fields";
 
 /**
@@ -22,6 +24,11 @@ import { CardFields } from "./card-fields";
  * retry sends the same key (and the server charges once); after a declined payment a new key is made
  * so that a corrected card can be tried, but never after an unknown outcome (see below). A pending
  * order of the same purchase (e.g. after a reload) passes its key in as `initialKey`.
+ *
+ * "Apply" (or Enter in the code's field) asks the server for the order priced with a promotion code
+ * (`previewCheckoutAction`: checked as paying checks it, nothing redeemed); the summary then shows
+ * the discount and the button the total. Another plan, interval, currency, country or VAT ID prices
+ * it again. The preview is only shown: paying prices the order on the server once more.
  */
 export function CheckoutForm({
   quote,
@@ -78,7 +85,12 @@ export function CheckoutForm({
       },
     },
   );
+  const preview = usePreview(quote, form.values);
   const country = quote.countries.find((c) => c.code === form.values.country);
+  // The preview shown is the one for what the form says now (a code edited since is not applied).
+  const shown = preview.current;
+  const codeTyped = form.values.couponCode.trim() !== "";
+  const codeError = preview.errors.couponCode ?? form.fieldErrors.couponCode;
   const countryOptions = quote.countries.map((c) => ({ value: c.code, label: c.name }));
   const per = quote.interval === "monthly" ? "month" : "year";
 
@@ -96,7 +108,11 @@ export function CheckoutForm({
             {(props) => <Input {...props} {...form.field("name")} autoComplete="organization" />}
           </Field>
           <div className="grid gap-2 sm:grid-cols-2 sm:gap-4">
-            <Field id="checkout-country" label="Country" error={form.fieldErrors.country}>
+            <Field
+              id="checkout-country"
+              label="Country"
+              error={form.fieldErrors.country ?? preview.errors.country}
+            >
               {(props) => (
                 <Combobox
                   {...props}
@@ -124,21 +140,39 @@ export function CheckoutForm({
             id="checkout-couponCode"
             label="Promotion code (optional)"
             hint={
-              form.values.couponCode.trim()
-                ? "The discount is applied when you pay, and shown on the receipt and invoice."
-                : undefined
+              shown
+                ? `${shown.code} applied: the summary shows its discount.`
+                : codeTyped
+                  ? "Apply the code to see its discount before paying."
+                  : undefined
             }
-            error={form.fieldErrors.couponCode}
+            error={codeError}
             errorLines={2}
           >
             {(props) => (
-              <Input
-                {...props}
-                {...form.field("couponCode")}
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono uppercase sm:max-w-xs"
-              />
+              <div className="flex gap-2 sm:max-w-sm">
+                <Input
+                  {...props}
+                  {...form.field("couponCode")}
+                  onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
+                    if (event.key !== "Enter") return;
+                    event.preventDefault();
+                    preview.apply();
+                  }}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="font-mono uppercase"
+                />
+                <Button
+                  type="button"
+                  variant="outline"
+                  onClick={preview.apply}
+                  disabled={preview.pending || !codeTyped}
+                  aria-describedby={props["aria-describedby"]}
+                >
+                  {preview.pending ? "Applying…" : "Apply"}
+                </Button>
+              </div>
             )}
           </Field>
         </fieldset>
@@ -160,47 +194,54 @@ export function CheckoutForm({
           <h2 id="order-summary" className="text-base font-semibold">
             Order summary
           </h2>
-          <dl className="mt-4 grid gap-3 text-sm">
-            <div className="flex items-baseline justify-between gap-4">
-              <dt>
-                {quote.plan.name}, {quote.interval}
-              </dt>
-              <dd className="tabular" data-testid="summary-price">
-                {inclusive && country ? country.total : quote.price}
-              </dd>
-            </div>
-            <div className="flex items-baseline justify-between gap-4 text-muted-foreground">
-              <dt>{country ? `Tax (${country.code} ${country.rate}%)` : "Tax"}</dt>
-              <dd className="tabular" data-testid="summary-tax">
-                {country ? (inclusive ? `incl. ${country.tax}` : country.tax) : "Choose a country"}
-              </dd>
-            </div>
-            <div className="flex items-baseline justify-between gap-4 border-t border-border pt-3 text-base font-semibold">
-              <dt>Total</dt>
-              <dd className="tabular" data-testid="summary-total">
-                {country ? country.total : quote.price}
-              </dd>
-            </div>
-          </dl>
+          {shown ? (
+            <PreviewSummary quote={quote} preview={shown} />
+          ) : (
+            <dl className="mt-4 grid gap-3 text-sm">
+              <div className="flex items-baseline justify-between gap-4">
+                <dt>
+                  {quote.plan.name}, {quote.interval}
+                </dt>
+                <dd className="tabular" data-testid="summary-price">
+                  {inclusive && country ? country.total : quote.price}
+                </dd>
+              </div>
+              <div className="flex items-baseline justify-between gap-4 text-muted-foreground">
+                <dt>{country ? `Tax (${country.code} ${country.rate}%)` : "Tax"}</dt>
+                <dd className="tabular" data-testid="summary-tax">
+                  {country ? (inclusive ? `incl. ${country.tax}` : country.tax) : "Choose a country"}
+                </dd>
+              </div>
+              <div className="flex items-baseline justify-between gap-4 border-t border-border pt-3 text-base font-semibold">
+                <dt>Total</dt>
+                <dd className="tabular" data-testid="summary-total">
+                  {country ? country.total : quote.price}
+                </dd>
+              </div>
+            </dl>
+          )}
           <p className="mt-1 text-xs text-muted-foreground">
             {quote.currency} per {per}
             {country ? "" : ", before tax"}
-            {form.values.couponCode.trim() ? ", before the promotion code's discount" : ""}.
+            {shown ? ", with the promotion code's discount" : ""}
+            {codeTyped && !shown ? ", before the promotion code's discount" : ""}.
           </p>
-          <div className="mt-4 flex items-center gap-2">
-            <ChoiceInput
-              id={selectId}
-              type="checkbox"
-              checked={inclusive}
-              onChange={(e) => setInclusive(e.target.checked)}
-              className="size-4 accent-primary"
-            />
-            <Label htmlFor={selectId} className="font-normal">
-              Show the price with tax included
-            </Label>
-          </div>
+          {shown ? null : (
+            <div className="mt-4 flex items-center gap-2">
+              <ChoiceInput
+                id={selectId}
+                type="checkbox"
+                checked={inclusive}
+                onChange={(e) => setInclusive(e.target.checked)}
+                className="size-4 accent-primary"
+              />
+              <Label htmlFor={selectId} className="font-normal">
+                Show the price with tax included
+              </Label>
+            </div>
+          )}
           <SubmitButton pending={form.pending} pendingLabel="Paying…" className="mt-6 w-full">
-            {country && !form.values.couponCode.trim() ? `Pay ${country.total}` : "Pay"}
+            {shown ? `Pay ${shown.total}` : country && !codeTyped ? `Pay ${country.total}` : "Pay"}
           </SubmitButton>
           <FormError id="checkout-form-error" message={form.formError} />
         </div>
@@ -213,6 +254,130 @@ export function CheckoutForm({
       </aside>
     </form>
   );
+}
+
+/** The summary's lines for an order priced with a promotion code (see `usePreview`). */
+function PreviewSummary({ quote, preview }: { quote: CheckoutQuote; preview: CheckoutPreview }) {
+  return (
+    <dl className="mt-4 grid gap-3 text-sm" data-testid="summary-preview">
+      <div className="flex items-baseline justify-between gap-4">
+        <dt>
+          {quote.plan.name}, {quote.interval}
+        </dt>
+        <dd className="tabular" data-testid="summary-price">
+          {preview.subtotal}
+        </dd>
+      </div>
+      <div className="flex items-baseline justify-between gap-4 text-emerald-700 dark:text-emerald-400">
+        <dt>
+          Discount (<span className="font-mono">{preview.code}</span>)
+        </dt>
+        <dd className="tabular" data-testid="summary-discount">
+          {preview.discount}
+        </dd>
+      </div>
+      <div className="flex items-baseline justify-between gap-4 text-muted-foreground">
+        <dt>Tax ({preview.taxLabel})</dt>
+        <dd className="tabular" data-testid="summary-tax">
+          {preview.tax}
+        </dd>
+      </div>
+      <div className="flex items-baseline justify-between gap-4 border-t border-border pt-3 text-base font-semibold">
+        <dt>Total</dt>
+        <dd className="tabular" data-testid="summary-total">
+          {preview.total}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The inputs a preview was priced with; a preview is shown only while they match the form. */
+function previewKey(quote: CheckoutQuote, values: { country: string; vatId: string; couponCode: string }) {
+  return [
+    quote.plan.id,
+    quote.interval,
+    quote.currency,
+    values.country,
+    values.vatId.trim(),
+    values.couponCode.trim().toUpperCase(),
+  ].join("|");
+}
+
+/**
+ * The applied promotion code's preview. `apply` asks the server; once a code is applied, any change
+ * of plan, interval, currency, country or VAT ID asks again (a short pause first, so typing a VAT ID
+ * sends one request). Answers that arrive out of order are dropped. A refused code's message is kept
+ * for the field until the code or the order changes.
+ */
+function usePreview(quote: CheckoutQuote, values: { country: string; vatId: string; couponCode: string }) {
+  const [state, setState] = useState<{
+    key: string;
+    preview: CheckoutPreview | null;
+    errors: Record<string, string>;
+  } | null>(null);
+  // The code the customer applied (upper case); a preview shows only while the field still says it.
+  const [appliedCode, setAppliedCode] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const sequence = useRef(0);
+  const key = previewKey(quote, values);
+  const code = values.couponCode.trim().toUpperCase();
+  const latest = useRef({ key, code, appliedCode, values, quote });
+  latest.current = { key, code, appliedCode, values, quote };
+
+  const run = useRef(async () => {
+    const { key: asked, values: v, quote: q } = latest.current;
+    const mine = ++sequence.current;
+    setPending(true);
+    const result = await callAction(() =>
+      previewCheckoutAction({
+        plan: q.plan.id,
+        interval: q.interval,
+        currency: q.currency,
+        country: v.country,
+        vatId: v.vatId,
+        couponCode: v.couponCode,
+      }),
+    );
+    if (mine !== sequence.current) return;
+    setPending(false);
+    if (!result) return;
+    if (result.ok) {
+      setState({ key: asked, preview: result.data, errors: {} });
+      return;
+    }
+    const errors = result.fieldErrors ?? {};
+    setState({
+      key: asked,
+      preview: null,
+      errors: Object.keys(errors).length > 0 ? errors : { couponCode: result.error },
+    });
+    if (errors.couponCode) setAppliedCode(null);
+  }).current;
+
+  // An applied code is priced again when the order changes (a short pause first, so that typing a
+  // VAT ID asks once); editing the code itself un-applies it until "Apply".
+  const order = key.slice(0, key.lastIndexOf("|"));
+  useEffect(() => {
+    if (!order) return;
+    const now = latest.current;
+    if (!now.appliedCode || now.appliedCode !== now.code) return;
+    if (state?.key === now.key) return;
+    const timer = setTimeout(() => void run(), 300);
+    return () => clearTimeout(timer);
+  }, [order, run, state?.key]);
+
+  const current = state && state.key === key ? state : null;
+  return {
+    current: appliedCode !== null && appliedCode === code ? (current?.preview ?? null) : null,
+    errors: current?.errors ?? {},
+    pending,
+    apply: () => {
+      if (!code || pending) return;
+      setAppliedCode(code);
+      void run();
+    },
+  };
 }
 
 /** The cards the offline test provider knows, by outcome; the docs list them all. */

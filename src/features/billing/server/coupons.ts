@@ -70,11 +70,24 @@ export interface RedemptionContext {
  */
 export async function lockCoupon(tx: Tx, context: RedemptionContext): Promise<Redeemable> {
   const [row] = await tx.select().from(coupons).where(eq(coupons.code, context.code)).for("update");
-  const record = row ? await withAmounts(tx, row) : null;
+  return redeemable(tx, row ?? null, context);
+}
+
+/**
+ * The same check as `lockCoupon`, without a lock and without redeeming anything: what the checkout's
+ * preview shows. Placing the order checks again under the lock, so a preview never grants a discount.
+ */
+export async function peekCoupon(db: Reader, context: RedemptionContext): Promise<Redeemable> {
+  const [row] = await db.select().from(coupons).where(eq(coupons.code, context.code));
+  return redeemable(db, row ?? null, context);
+}
+
+async function redeemable(db: Reader, row: CouponRow | null, context: RedemptionContext) {
+  const record = row ? await withAmounts(db, row) : null;
   return checkRedeemable(context.code, record, {
     currency: context.currency,
     now: context.now,
-    usedByOrganization: record ? await usedBy(tx, record.id, context.organizationId) : false,
+    usedByOrganization: record ? await usedBy(db, record.id, context.organizationId) : false,
   });
 }
 
