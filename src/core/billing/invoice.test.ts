@@ -60,6 +60,49 @@ describe("invoiceLines", () => {
     expect(checkLinesSum(lines, source)).toEqual({ ok: true });
   });
 
+  it("dates an interval change's credit with the old period's unused part and its charge with the new period", () => {
+    const at = new Date("2026-02-18T10:00:00Z");
+    const source: InvoiceSource = {
+      ...base,
+      kind: "proration",
+      interval: "yearly",
+      subtotalMinor: 19000n,
+      creditMinor: 679n,
+      netMinor: 18321n,
+      taxMinor: 3481n,
+      totalMinor: 21802n,
+      periodStart: at,
+      periodEnd: new Date("2027-02-18T10:00:00Z"),
+      creditPeriodEnd: base.periodEnd,
+    };
+    const lines = invoiceLines(source);
+    expect(lines.slice(0, 2)).toEqual([
+      {
+        position: 1,
+        kind: "proration_charge",
+        description: "Pro (yearly), 2026-02-18 to 2027-02-18",
+        periodStart: at,
+        periodEnd: new Date("2027-02-18T10:00:00Z"),
+        amountMinor: 19000n,
+      },
+      {
+        position: 2,
+        kind: "proration_credit",
+        description: "Unused time on the previous plan, 2026-02-18 to 2026-02-28",
+        periodStart: at,
+        periodEnd: base.periodEnd,
+        amountMinor: -679n,
+      },
+    ]);
+    expect(checkLinesSum(lines, source)).toEqual({ ok: true });
+    // Within the same period (no interval change) both lines span the remaining time.
+    const kept = invoiceLines({ ...source, interval: "monthly", periodEnd: base.periodEnd });
+    expect(kept.slice(0, 2).map((l) => [l.description, l.periodEnd])).toEqual([
+      ["Pro (monthly), remaining time 2026-02-18 to 2026-02-28", base.periodEnd],
+      ["Unused time on the previous plan, 2026-02-18 to 2026-02-28", base.periodEnd],
+    ]);
+  });
+
   it("names the coupon on a negative discount line", () => {
     const source = {
       ...base,

@@ -40,6 +40,12 @@ export interface InvoiceSource {
   couponCode: string | null;
   periodStart: Date;
   periodEnd: Date;
+  /**
+   * A proration's credit: the end of the old period it credits (from `periodStart`, the change).
+   * When it differs from `periodEnd` the period restarted (an interval change): the charge is for
+   * the new period and the credit for the unused rest of the old one. Absent: the same period.
+   */
+  creditPeriodEnd?: Date | null;
 }
 
 export interface InvoiceLineDraft {
@@ -63,16 +69,19 @@ export function invoiceLines(source: InvoiceSource): InvoiceLineDraft[] {
   const label = planLabel(source.plan, source.interval);
   const lines: Omit<InvoiceLineDraft, "position">[] = [];
   if (source.kind === "proration") {
+    const creditEnd = source.creditPeriodEnd ?? source.periodEnd;
+    const restarted = creditEnd.getTime() !== source.periodEnd.getTime();
     lines.push({
       kind: "proration_charge",
-      description: `${label}, remaining time ${span}`,
+      description: restarted ? `${label}, ${span}` : `${label}, remaining time ${span}`,
       ...period,
       amountMinor: source.subtotalMinor,
     });
     lines.push({
       kind: "proration_credit",
-      description: `Unused time on the previous plan, ${span}`,
-      ...period,
+      description: `Unused time on the previous plan, ${day(source.periodStart)} to ${day(creditEnd)}`,
+      periodStart: source.periodStart,
+      periodEnd: creditEnd,
       amountMinor: -source.creditMinor,
     });
   } else {

@@ -24,6 +24,7 @@ import {
   receipts,
 } from "@/server/db/schema";
 import type { OrderRow } from "./outcome";
+import { creditedPeriodEnd } from "./proration-credit";
 import { sellerDetails } from "./seller";
 
 export interface IssuedInvoice {
@@ -86,6 +87,7 @@ export async function issueInvoice(tx: Tx, order: OrderRow, paidAt: Date): Promi
     couponCode,
     periodStart: period.start,
     periodEnd: period.end,
+    creditPeriodEnd: await creditedPeriodEnd(tx, order),
   });
   const check = checkLinesSum(lines, order);
   if (!check.ok) throw new Error(`The invoice of order ${order.id} does not add up: ${check.message}`);

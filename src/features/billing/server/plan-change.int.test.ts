@@ -191,6 +191,31 @@ describe("an upgrade mid-period", () => {
     const yearly = planPrice(getPlan("pro") as Plan, "yearly", "EUR", rates);
     if (!yearly.ok) throw new Error("setup");
     expect(order).toMatchObject({ subtotalMinor: yearly.value.price.amount, periodStart: at });
+    // The invoice: the charge for the new year, the credit for the unused rest of the old month.
+    const [invoice] = await t.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, order?.id ?? ""));
+    const lines = await t.db
+      .select()
+      .from(invoiceLines)
+      .where(eq(invoiceLines.invoiceId, invoice?.id ?? ""))
+      .orderBy(asc(invoiceLines.position));
+    expect(lines.map((l) => [l.kind, l.periodStart, l.periodEnd, l.description])).toEqual([
+      ["proration_charge", at, addPeriod(at, "yearly"), "Pro (yearly), 2026-11-21 to 2027-11-21"],
+      [
+        "proration_credit",
+        at,
+        END,
+        `Unused time on the previous plan, 2026-11-21 to ${END.toISOString().slice(0, 10)}`,
+      ],
+      ["tax", null, null, `Tax ${order?.taxRate} %`],
+    ]);
+    expect(lines.map((l) => l.amountMinor)).toEqual([
+      order?.subtotalMinor,
+      -(order?.creditMinor ?? 0n),
+      order?.taxMinor,
+    ]);
     expect(await subOf(orgId)).toMatchObject({
       plan: "pro",
       interval: "yearly",
