@@ -1,17 +1,19 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
 import { addPeriod } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money";
-import { member, orders, organization, payments, subscriptions, user } from "@/server/db/schema";
+import { mailOutbox, member, orders, organization, payments, subscriptions, user } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
+import { createMailer } from "@/server/mail/outbox";
 import { createStripeProvider } from "@/server/payments/stripe-provider";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
 import { renewalKey, runBillingClock } from "./renew";
+import { applyStripeEvent } from "./stripe-webhook";
 
 // Dunning through the official `stripe` client against a stand-in Stripe API on 127.0.0.1 (no
 // network): off-session PaymentIntents answer with the card errors Stripe sends, decline codes
@@ -19,6 +21,11 @@ import { renewalKey, runBillingClock } from "./renew";
 
 /** What the next new off-session PaymentIntent answers: success, or a card error with this decline code. */
 let nextOffSession: string[] = [];
+/**
+ * Runs before the fake answers a new off-session PaymentIntent (with its form and its decline code,
+ * if it declines): Stripe's webhook delivered while the clock still waits for the answer.
+ */
+let beforeAnswer: ((form: URLSearchParams, decline: string | undefined) => Promise<void>) | null = null;
 /** New PaymentIntents per Idempotency-Key (replays are not counted). */
 const intents = new Map<string, number>();
 let server: Server;
@@ -41,40 +48,44 @@ function startFake(): Promise<void> {
       if (replay) return send(replay);
       counter += 1;
       const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
-      let answer: { status: number; body: string };
-      if (path === "/v1/customers") answer = { status: 200, body: JSON.stringify({ id: `cus_${counter}` }) };
-      else if (path === "/v1/payment_methods")
-        answer = { status: 200, body: JSON.stringify({ id: `pm_${counter}` }) };
-      else if (path === "/v1/payment_intents") {
-        intents.set(key, (intents.get(key) ?? 0) + 1);
-        const decline = form.get("off_session") === "true" ? nextOffSession.shift() : undefined;
-        answer = decline
-          ? {
-              status: 402,
-              body: JSON.stringify({
-                error: {
-                  type: "card_error",
-                  code: "card_declined",
-                  decline_code: decline,
-                  message: "Declined.",
-                },
-              }),
-            }
-          : {
-              status: 200,
-              body: JSON.stringify({
-                id: `pi_${counter}`,
-                object: "payment_intent",
-                status: "succeeded",
-                amount: Number(form.get("amount")),
-                currency: String(form.get("currency")),
-              }),
-            };
-      } else answer = { status: 404, body: JSON.stringify({ error: { type: "invalid_request_error" } }) };
-      saved.set(`${path} ${key}`, answer);
-      send(answer);
+      void respond(form, path, key).then(send);
     });
   });
+  const respond = async (form: URLSearchParams, path: string, key: string) => {
+    let answer: { status: number; body: string };
+    if (path === "/v1/customers") answer = { status: 200, body: JSON.stringify({ id: `cus_${counter}` }) };
+    else if (path === "/v1/payment_methods")
+      answer = { status: 200, body: JSON.stringify({ id: `pm_${counter}` }) };
+    else if (path === "/v1/payment_intents") {
+      intents.set(key, (intents.get(key) ?? 0) + 1);
+      const decline = form.get("off_session") === "true" ? nextOffSession.shift() : undefined;
+      if (form.get("off_session") === "true" && beforeAnswer) await beforeAnswer(form, decline);
+      answer = decline
+        ? {
+            status: 402,
+            body: JSON.stringify({
+              error: {
+                type: "card_error",
+                code: "card_declined",
+                decline_code: decline,
+                message: "Declined.",
+              },
+            }),
+          }
+        : {
+            status: 200,
+            body: JSON.stringify({
+              id: `pi_${counter}`,
+              object: "payment_intent",
+              status: "succeeded",
+              amount: Number(form.get("amount")),
+              currency: String(form.get("currency")),
+            }),
+          };
+    } else answer = { status: 404, body: JSON.stringify({ error: { type: "invalid_request_error" } }) };
+    saved.set(`${path} ${key}`, answer);
+    return answer;
+  };
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () => {
       port = (server.address() as AddressInfo).port;
@@ -191,5 +202,131 @@ describe("dunning through Stripe", () => {
     });
     expect(s.attempts.map((a) => a.status)).toEqual(["failed", "succeeded"]);
     expect(s.attempts[1]?.providerReference).toMatch(/^pi_/);
+  });
+});
+
+describe("Stripe's webhook and the billing clock", () => {
+  const ORIGIN = "https://abacus.example";
+  /** The billing mails about this organization (its name is in every subject), oldest first. */
+  const mailsAbout = (id: string) =>
+    t.db
+      .select({ to: mailOutbox.to, subject: mailOutbox.subject, text: mailOutbox.text })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, "billing"), like(mailOutbox.subject, `%${id}%`)))
+      .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id));
+  const failed = (form: URLSearchParams, decline: string) => ({
+    type: "payment_intent.payment_failed",
+    data: {
+      object: {
+        id: "pi_failed",
+        metadata: { orderId: form.get("metadata[orderId]") ?? "" },
+        last_payment_error: { code: "card_declined", decline_code: decline, message: "Declined." },
+      },
+    },
+  });
+  const succeeded = (form: URLSearchParams) => ({
+    type: "payment_intent.succeeded",
+    data: {
+      object: {
+        id: "pi_succeeded",
+        amount: Number(form.get("amount")),
+        currency: String(form.get("currency")),
+        metadata: { orderId: form.get("metadata[orderId]") ?? "" },
+      },
+    },
+  });
+
+  it("mails the owners once per attempt, whether the webhook or the clock settles it first", async () => {
+    await subscribedOnStripe("org-sd3");
+    const mail = { mailer: createMailer(t.db), origin: ORIGIN };
+    const webhook: { applied: boolean }[] = [];
+    try {
+      // Attempt 1: Stripe's webhook is delivered while the clock still waits for Stripe's answer.
+      let at = END;
+      beforeAnswer = async (form, decline) => {
+        const event = decline ? failed(form, decline) : succeeded(form);
+        webhook.push(await applyStripeEvent(t.db, event, { mail, now: () => at }));
+      };
+      nextOffSession = ["insufficient_funds"];
+      await runBillingClock(t.db, stripe(), rates, at, { mail });
+      expect(webhook).toEqual([{ received: true, applied: true }]);
+      let s = await state("org-sd3");
+      expect(s.sub).toMatchObject({ status: "past_due", dunningAttempt: 1 });
+      expect(s.attempts.map((a) => [a.status, a.failureCode])).toEqual([["failed", "insufficient_funds"]]);
+      let mails = await mailsAbout("org-sd3");
+      expect(mails.map((m) => [m.to, m.subject])).toEqual([
+        ["o@example.com", "Payment failed: org-sd3's Pro plan"],
+      ]);
+      expect(mails[0]?.text).toContain("Attempt 1 of 4");
+      expect(mails[0]?.text).toContain(`${ORIGIN}/dashboard/billing`);
+      // Redelivered: already settled, nothing applied, nothing mailed.
+      const [order] = await t.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.organizationId, "org-sd3"), eq(orders.kind, "renewal")));
+      const again = new URLSearchParams({ "metadata[orderId]": order?.id ?? "" });
+      expect(await applyStripeEvent(t.db, failed(again, "insufficient_funds"), { mail })).toEqual({
+        received: true,
+        applied: false,
+      });
+
+      // Attempt 2: the clock settles first; the webhook that follows finds nothing to apply.
+      beforeAnswer = null;
+      at = s.sub?.nextRetryAt ?? day(1);
+      nextOffSession = ["insufficient_funds"];
+      await runBillingClock(t.db, stripe(), rates, at, { mail });
+      expect(await applyStripeEvent(t.db, failed(again, "insufficient_funds"), { mail })).toEqual({
+        received: true,
+        applied: false,
+      });
+      s = await state("org-sd3");
+      expect(s.sub).toMatchObject({ status: "past_due", dunningAttempt: 2 });
+      mails = await mailsAbout("org-sd3");
+      expect(mails).toHaveLength(2);
+      expect(mails[1]?.text).toContain("Attempt 2 of 4");
+
+      // Attempt 3 succeeds and the webhook says so first: one "payment received" mail.
+      beforeAnswer = async (form, decline) => {
+        const event = decline ? failed(form, decline) : succeeded(form);
+        webhook.push(await applyStripeEvent(t.db, event, { mail, now: () => at }));
+      };
+      at = s.sub?.nextRetryAt ?? day(3);
+      await runBillingClock(t.db, stripe(), rates, at, { mail });
+      expect(webhook).toEqual([
+        { received: true, applied: true },
+        { received: true, applied: true },
+      ]);
+      s = await state("org-sd3");
+      expect(s.sub).toMatchObject({ status: "active", dunningAttempt: 0, currentPeriodStart: END });
+      expect(s.attempts.map((a) => a.status)).toEqual(["failed", "failed", "succeeded"]);
+      mails = await mailsAbout("org-sd3");
+      expect(mails.map((m) => m.subject)).toEqual([
+        "Payment failed: org-sd3's Pro plan",
+        "Payment failed: org-sd3's Pro plan",
+        "Payment received: org-sd3's Pro plan is active",
+      ]);
+    } finally {
+      beforeAnswer = null;
+    }
+  });
+
+  it("a hard decline the webhook settles first ends the plan with one last mail", async () => {
+    await subscribedOnStripe("org-sd4");
+    const mail = { mailer: createMailer(t.db), origin: ORIGIN };
+    try {
+      beforeAnswer = async (form, decline) => {
+        if (decline) await applyStripeEvent(t.db, failed(form, decline), { mail, now: () => END });
+      };
+      nextOffSession = ["stolen_card"];
+      await runBillingClock(t.db, stripe(), rates, END, { mail });
+    } finally {
+      beforeAnswer = null;
+    }
+    const s = await state("org-sd4");
+    expect(s.sub).toMatchObject({ status: "ended", nextRetryAt: null });
+    expect(s.order).toMatchObject({ status: "failed", failureCode: "stolen_card" });
+    const mails = await mailsAbout("org-sd4");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toBe("Subscription ended: org-sd4 is on Free");
   });
 });

@@ -1,12 +1,12 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { EndReason } from "@/core/billing/dunning";
-import { MAX_RENEWAL_ATTEMPTS } from "@/core/billing/dunning";
+import { declineKind, MAX_RENEWAL_ATTEMPTS } from "@/core/billing/dunning";
 import { planOf } from "@/core/billing/plans";
 import { toDecimalString } from "@/core/money";
 import { billingMail } from "@/features/outbox/server";
 import type { Db, Tx } from "@/server/db/client";
-import { member, organization, user } from "@/server/db/schema";
+import { member, organization, paymentMethods, payments, subscriptions, user } from "@/server/db/schema";
 import type { Mailer } from "@/server/mail/outbox";
 import type { OrderRow } from "./outcome";
 
@@ -66,6 +66,37 @@ export async function chargeFacts(
     reason: order.failureReason ?? "The payment failed.",
     attempt,
   };
+}
+
+/**
+ * The notice for a renewal attempt whose outcome was just applied by someone other than the clock's
+ * own settlement (Stripe's webhook): the same notice the clock sends when it applies it. Whoever
+ * applies an attempt's outcome (under the organization's lock, only while the attempt is in flight)
+ * mails it, and the other finds nothing to apply: one mail per attempt. Read in that transaction,
+ * after `settleFailed` or `settlePaid` applied; null for anything but a renewal.
+ */
+export async function renewalNotice(tx: Tx, order: OrderRow): Promise<DunningNotice | null> {
+  if (order.kind !== "renewal") return null;
+  const [sub] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, order.organizationId));
+  const [card] = await tx
+    .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
+    .from(paymentMethods)
+    .where(eq(paymentMethods.organizationId, order.organizationId));
+  const [made] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
+  const attempt = made?.n ?? 1;
+  const facts = await chargeFacts(tx, order, card ?? null, attempt);
+  if (order.status === "paid") {
+    // A first attempt that succeeds is a plain renewal: only a retry's success is news.
+    return attempt > 1 && sub ? { kind: "recovered", charge: facts, periodEnd: sub.currentPeriodEnd } : null;
+  }
+  if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
+    return { kind: "failed", charge: facts, retryAt: sub.nextRetryAt };
+  }
+  const why = declineKind(order.failureCode ?? "") === "hard" ? "hard_decline" : "retries_exhausted";
+  return { kind: "ended", charge: facts, why };
 }
 
 /**

@@ -2,10 +2,13 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { BODY_CAPS } from "@/core/http/edge-contract";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
+import { appOrigin } from "@/server/auth";
 import type { Db } from "@/server/db/client";
 import { orders } from "@/server/db/schema";
 import { getEnv } from "@/server/env";
+import { getMailer } from "@/server/mail";
 import { readBodyCapped } from "@/server/read-body";
+import { type BillingMail, type DunningNotice, renewalNotice, sendDunningNotice } from "./dunning";
 import { lockOrganizationBilling } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
 import { sellerDetails } from "./seller";
@@ -55,7 +58,11 @@ export async function handleStripeWebhook(db: Db, request: Request): Promise<Res
     );
   }
   return Response.json(
-    await applyStripeEvent(db, event, { issuer: env.APP_URL ?? "Abacus", seller: sellerDetails() }),
+    await applyStripeEvent(db, event, {
+      issuer: env.APP_URL ?? "Abacus",
+      seller: sellerDetails(),
+      mail: { mailer: getMailer(), origin: appOrigin() },
+    }),
   );
 }
 
@@ -70,14 +77,17 @@ type StripeIntent = {
 /**
  * Settles a pending order from Stripe's word about its PaymentIntent, exactly once:
  * `payment_intent.succeeded` marks it paid (plan activated, receipt signed) and
- * `payment_intent.payment_failed` marks it failed. The organization's billing lock orders this
- * against checkout submits; only a pending order changes, so a redelivered event, or one about an
- * order a checkout already settled, changes nothing (`applied: false`).
+ * `payment_intent.payment_failed` marks it failed (a renewal takes its dunning step). The
+ * organization's billing lock orders this against checkout submits and the billing clock; only a
+ * pending order (a renewal: its attempt in flight) changes, so a redelivered event, or one about an
+ * attempt the clock already settled, changes nothing (`applied: false`). A renewal attempt settled
+ * here mails the owners as the clock would have (`renewalNotice`), after the commit; the clock then
+ * finds the attempt settled and mails nothing, so each attempt is mailed once.
  */
 export async function applyStripeEvent(
   db: Db,
   event: { type: string; data: { object: unknown } },
-  options: { issuer?: string; seller?: ReceiptSeller; now?: () => Date } = {},
+  options: { issuer?: string; seller?: ReceiptSeller; now?: () => Date; mail?: BillingMail } = {},
 ): Promise<{ received: true; applied: boolean }> {
   const none = { received: true, applied: false } as const;
   if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed")
@@ -92,32 +102,41 @@ export async function applyStripeEvent(
   if (!found) return none;
   // Before the transaction, as checkout does (publishing a first key uses a connection of its own).
   const key = event.type === "payment_intent.succeeded" ? await currentSigningKey(db) : null;
-  const applied = await db.transaction(async (tx) => {
-    await lockOrganizationBilling(tx, found.organizationId);
-    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
-    if (order?.status !== "pending") return false;
-    if (key) {
-      // The event must be about this order's money: same amount in the same currency.
-      if (intent.amount !== Number(order.totalMinor) || intent.currency?.toUpperCase() !== order.currency) {
-        console.error("Stripe webhook: the PaymentIntent's amount does not match order", order.id);
-        return false;
+  const settled = await db.transaction(
+    async (tx): Promise<{ applied: boolean; notice: DunningNotice | null }> => {
+      const no = { applied: false, notice: null };
+      await lockOrganizationBilling(tx, found.organizationId);
+      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+      if (order?.status !== "pending") return no;
+      let applied: boolean;
+      if (key) {
+        // The event must be about this order's money: same amount in the same currency.
+        if (intent.amount !== Number(order.totalMinor) || intent.currency?.toUpperCase() !== order.currency) {
+          console.error("Stripe webhook: the PaymentIntent's amount does not match order", order.id);
+          return no;
+        }
+        const paid = await settlePaid(tx, order, intent.id ?? "stripe", {
+          key,
+          issuer: options.issuer,
+          seller: options.seller,
+          paidAt: (options.now ?? (() => new Date()))(),
+        });
+        applied = paid.applied;
+      } else {
+        const error = intent.last_payment_error;
+        applied = await failPendingOrder(
+          tx,
+          order,
+          error?.decline_code ?? error?.code ?? "card_declined",
+          error?.message ?? "The payment failed at Stripe.",
+          intent.id ?? null,
+        );
       }
-      const settled = await settlePaid(tx, order, intent.id ?? "stripe", {
-        key,
-        issuer: options.issuer,
-        seller: options.seller,
-        paidAt: (options.now ?? (() => new Date()))(),
-      });
-      return settled.applied;
-    }
-    const error = intent.last_payment_error;
-    return failPendingOrder(
-      tx,
-      order,
-      error?.decline_code ?? error?.code ?? "card_declined",
-      error?.message ?? "The payment failed at Stripe.",
-      intent.id ?? null,
-    );
-  });
-  return { received: true, applied };
+      if (!applied) return no;
+      const [after] = await tx.select().from(orders).where(eq(orders.id, orderId));
+      return { applied, notice: after ? await renewalNotice(tx, after) : null };
+    },
+  );
+  await sendDunningNotice(options.mail, settled.notice);
+  return { received: true, applied: settled.applied };
 }
