@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyChange, epochSeconds, prorate } from "./proration";
+import type { CouponTerms } from "./coupon";
+import { classifyChange, epochSeconds, prorate, prorationDiscount } from "./proration";
 import { addPeriod } from "./subscription";
 
 const PERIOD_START = new Date("2026-11-01T00:00:00Z");
@@ -66,6 +67,67 @@ describe("prorate (worked example in the docs)", () => {
     } as const;
     expect(() => prorate({ ...base, at: new Date(PERIOD_END.getTime() + 1000) })).toThrow(RangeError);
     expect(() => prorate({ ...base, at: new Date(PERIOD_START.getTime() - 1000) })).toThrow(RangeError);
+  });
+});
+
+describe("prorationDiscount (the subscription's coupon on the charge)", () => {
+  const tenDaysLeft = prorate({
+    paid: 900n,
+    coveredStart: PERIOD_START,
+    periodStart: PERIOD_START,
+    periodEnd: PERIOD_END,
+    newPrice: 3250n,
+    currentInterval: "monthly",
+    newInterval: "monthly",
+    at: new Date("2026-11-21T00:00:00Z"),
+  });
+  const percent = (p: string): CouponTerms => ({
+    id: "c1",
+    code: "TENOFF",
+    kind: "percent",
+    percentOff: p,
+    amountMinor: null,
+  });
+  const fixed = (amountMinor: bigint): CouponTerms => ({
+    id: "c2",
+    code: "FIVE",
+    kind: "fixed",
+    percentOff: null,
+    amountMinor,
+  });
+
+  it("takes a percentage of the charge, rounded once half-even", () => {
+    // Charge 1083 (10 of 30 days of 32.50 €); 10 % = 108.3 → 108; 12.5 % = 135.375 → 135.
+    expect(tenDaysLeft.charge).toBe(1083n);
+    expect(prorationDiscount(percent("10"), tenDaysLeft, "EUR")).toEqual({ amount: 108n, currency: "EUR" });
+    expect(prorationDiscount(percent("12.5"), tenDaysLeft, "EUR").amount).toBe(135n);
+    // Net 1083 − 300 (credit: 900 × 1/3) − 108 = 675.
+    expect(tenDaysLeft.credit).toBe(300n);
+  });
+
+  it("takes a fixed amount for the part of the period charged, or whole when the period restarts", () => {
+    // 5.00 € a period, 10 of 30 days: 500 × 864000 / 2592000 = 166.67 → 167.
+    expect(prorationDiscount(fixed(500n), tenDaysLeft, "EUR").amount).toBe(167n);
+    // 1.25 € × 1/3 = 41.666… → 42; 0.03 € × 1/3 = 0.01 exactly.
+    expect(prorationDiscount(fixed(125n), tenDaysLeft, "EUR").amount).toBe(42n);
+    expect(prorationDiscount(fixed(3n), tenDaysLeft, "EUR").amount).toBe(1n);
+    const restarted = prorate({
+      paid: 900n,
+      coveredStart: PERIOD_START,
+      periodStart: PERIOD_START,
+      periodEnd: PERIOD_END,
+      newPrice: 9000n,
+      currentInterval: "monthly",
+      newInterval: "yearly",
+      at: new Date("2026-11-21T00:00:00Z"),
+    });
+    expect(prorationDiscount(fixed(500n), restarted, "EUR").amount).toBe(500n);
+    expect(prorationDiscount(percent("25"), restarted, "EUR").amount).toBe(2250n);
+  });
+
+  it("never exceeds the charge", () => {
+    expect(prorationDiscount(fixed(1_000_000n), tenDaysLeft, "EUR").amount).toBe(1083n);
+    expect(prorationDiscount(percent("100"), tenDaysLeft, "EUR").amount).toBe(1083n);
   });
 });
 

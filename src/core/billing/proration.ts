@@ -10,8 +10,12 @@
  * - charge, same interval (the period is kept): newPrice × unused ÷ (periodEnd − periodStart).
  * - charge, interval change (the period restarts at `at`, as Stripe does): the whole newPrice for a
  *   new period `at`..addPeriod(at, newInterval).
+ * - discount (`prorationDiscount`), while the subscription's coupon still has charges left or is
+ *   forever: a percentage of the charge, or a fixed amount for the part of a period charged.
  */
+import type { Money } from "../money";
 import { roundDiv } from "../money/rational";
+import { type CouponTerms, couponDiscount } from "./coupon";
 import { type BillingInterval, PLAN_IDS, type PlanId } from "./plans";
 import { PRICE_ROUNDING } from "./pricing";
 import { addPeriod } from "./subscription";
@@ -87,6 +91,24 @@ export function prorate(input: ProrationInput): Proration {
     unusedSeconds: unused,
     coveredSeconds: covered,
   };
+}
+
+/**
+ * The subscription's coupon on a proration's charge, as on the new plan's own charge: a percentage is
+ * `round(charge × p / 100)` (the credit is already net of the discount paid before); a fixed amount
+ * is per period, so a same-interval change takes `round(amount × unused ÷ period)` and a restarted
+ * period the whole amount. Rounded once, half-even; never above the charge, so the net stays at least
+ * what the credit leaves.
+ */
+export function prorationDiscount(coupon: CouponTerms, proration: Proration, currency: string): Money {
+  const charge: Money = { amount: proration.charge, currency };
+  if (coupon.kind === "percent" || proration.restarts) return couponDiscount(coupon, charge, PRICE_ROUNDING);
+  if (coupon.amountMinor === null || coupon.amountMinor <= 0n) {
+    throw new RangeError(`Coupon ${coupon.code} has no amount in ${currency}`);
+  }
+  const period = epochSeconds(proration.periodEnd) - epochSeconds(proration.periodStart);
+  const part = roundDiv(coupon.amountMinor * proration.unusedSeconds, period, PRICE_ROUNDING);
+  return couponDiscount({ ...coupon, amountMinor: part }, charge, PRICE_ROUNDING);
 }
 
 const RANK: Record<PlanId, number> = Object.fromEntries(PLAN_IDS.map((p, i) => [p, i])) as Record<

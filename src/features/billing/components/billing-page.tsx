@@ -57,6 +57,7 @@ export function BillingPage({
       interval: u.interval,
       label: `${target}, ${u.interval}`,
       charge: money(q.charge),
+      discount: q.coupon ? { amount: money(-q.discount), code: q.coupon.code } : null,
       credit: money(-q.credit),
       tax: money(q.tax),
       taxRate: q.taxRate,

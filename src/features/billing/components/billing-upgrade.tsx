@@ -17,6 +17,8 @@ export type UpgradeChoice = {
   | {
       error?: undefined;
       charge: string;
+      /** The subscription's coupon on this charge ("−€1.00" and its code), when it has one. */
+      discount: { amount: string; code: string } | null;
       credit: string;
       tax: string;
       taxRate: string;
@@ -30,7 +32,8 @@ export type UpgradeChoice = {
 
 /**
  * Upgrades with their proration shown before anything is charged: pick one, read what it costs now
- * (charge for the new plan, credit for the unused old plan, tax), confirm. The form keeps one
+ * (charge for the new plan, the subscription's coupon on it, credit for the unused old plan, tax),
+ * confirm. The form keeps one
  * idempotency key until it succeeds, so a double click or a retry charges once.
  */
 export function BillingUpgrade({ choices }: { choices: UpgradeChoice[] }) {
@@ -110,6 +113,19 @@ export function BillingUpgrade({ choices }: { choices: UpgradeChoice[] }) {
                 {choice.label}, {choice.restarts ? "a new period" : "rest of this period"}
               </dt>
               <dd className="tabular text-right">{choice.charge}</dd>
+              {choice.discount ? (
+                <>
+                  <dt className="text-emerald-700 dark:text-emerald-400">
+                    Discount (<span className="font-mono">{choice.discount.code}</span>)
+                  </dt>
+                  <dd
+                    className="tabular text-right text-emerald-700 dark:text-emerald-400"
+                    data-testid="proration-discount"
+                  >
+                    {choice.discount.amount}
+                  </dd>
+                </>
+              ) : null}
               <dt>Credit for the unused time of the current plan</dt>
               <dd className="tabular text-right">{choice.credit}</dd>
               <dt>Tax ({choice.taxRate} %)</dt>

@@ -173,23 +173,38 @@ export async function renewalPricing(
     .where(eq(billingProfiles.organizationId, organizationId));
   const vatId = profile ? profile.vatId : lastVatId;
   const sellerCountry = getEnv().SELLER_COUNTRY ?? null;
-  if (!sub?.couponId) return { coupon: null, vatId, sellerCountry };
-  const [row] = await tx.select().from(coupons).where(eq(coupons.id, sub.couponId));
-  if (!row) return { coupon: null, vatId, sellerCountry };
+  return { coupon: await couponTerms(tx, sub?.couponId ?? null, currency), vatId, sellerCountry };
+}
+
+/**
+ * The coupon a subscription still carries (it has charges left, or is forever: a used-up coupon is
+ * cleared from the subscription), as terms in `currency`; null without one. Its proration charges
+ * are discounted with it too (`prorationDiscount`), as Stripe discounts the prorations it invoices.
+ */
+export async function subscriptionCoupon(
+  tx: Reader,
+  organizationId: string,
+  currency: string,
+): Promise<CouponTerms | null> {
+  const [sub] = await tx
+    .select({ couponId: subscriptions.couponId })
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, organizationId));
+  return couponTerms(tx, sub?.couponId ?? null, currency);
+}
+
+async function couponTerms(
+  tx: Reader,
+  couponId: string | null,
+  currency: string,
+): Promise<CouponTerms | null> {
+  if (!couponId) return null;
+  const [row] = await tx.select().from(coupons).where(eq(coupons.id, couponId));
+  if (!row) return null;
   const record = await withAmounts(tx, row);
   const amountMinor = record.kind === "fixed" ? (record.amounts[currency.toUpperCase()] ?? null) : null;
-  if (record.kind === "fixed" && amountMinor === null) return { coupon: null, vatId, sellerCountry };
-  return {
-    coupon: {
-      id: record.id,
-      code: record.code,
-      kind: record.kind,
-      percentOff: record.percentOff,
-      amountMinor,
-    },
-    vatId,
-    sellerCountry,
-  };
+  if (record.kind === "fixed" && amountMinor === null) return null;
+  return { id: record.id, code: record.code, kind: record.kind, percentOff: record.percentOff, amountMinor };
 }
 
 /** Keeps the organization's billing details for its renewals (address and email stay as they are). */

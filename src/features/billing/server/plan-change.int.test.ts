@@ -21,6 +21,7 @@ import { MEMBER_HARD_CAP, memberLimitOf, organizationPlan } from "@/server/plan-
 import { createTestDatabase } from "../../../../tests/support/db";
 import { loadBillingPage } from "./billing-page";
 import { processCheckout } from "./checkout";
+import { createCoupon, type NewCoupon } from "./coupons";
 import { changePlan, previewPlanChange, settlePendingProrations } from "./plan-change";
 import { runBillingClock } from "./renew";
 
@@ -49,7 +50,11 @@ function card(number: string): CheckedCard {
   return checked.card;
 }
 
-async function subscribed(number = "4242424242424242", plan: "pro" | "team" = "pro") {
+async function subscribed(
+  number = "4242424242424242",
+  plan: "pro" | "team" = "pro",
+  couponCode: string | null = null,
+) {
   orgCounter += 1;
   const n = orgCounter;
   const id = `org-p${n}`;
@@ -68,6 +73,7 @@ async function subscribed(number = "4242424242424242", plan: "pro" | "team" = "p
       currency: "EUR",
       billing: { name: `Plans ${n} GmbH`, country: "DE", vatId: null },
       card: card(number),
+      couponCode,
     },
     { now: () => START },
   );
@@ -401,5 +407,152 @@ describe("a double click", () => {
       expect(again).toMatchObject({ ok: true, orderId: placed[0]?.id });
       expect(calls).toHaveLength(1);
     }
+  });
+});
+
+describe("a subscription's coupon on an upgrade", () => {
+  const half = (n: bigint, d: bigint) => {
+    const q = n / d;
+    const r2 = (n % d) * 2n;
+    return r2 > d || (r2 === d && q % 2n === 1n) ? q + 1n : q;
+  };
+  const unused = 10n * 86_400n;
+  const period = 30n * 86_400n;
+  async function coupon(code: string, over: Partial<NewCoupon>) {
+    const created = await createCoupon(
+      t.db,
+      {
+        code,
+        kind: "percent",
+        percentOff: "25",
+        amounts: {},
+        duration: "repeating",
+        durationPeriods: 3,
+        expiresAt: null,
+        maxRedemptions: null,
+        ...over,
+      },
+      null,
+    );
+    if (!created.ok) throw new Error(created.error);
+    return created.data;
+  }
+  const purchaseOf = async (orgId: string) =>
+    (
+      await t.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.organizationId, orgId), eq(orders.kind, "purchase")))
+    )[0];
+  const teamMonthly = () => {
+    const price = planPrice(getPlan("team") as Plan, "monthly", "EUR", rates);
+    if (!price.ok) throw new Error("setup");
+    return price.value.price.amount;
+  };
+
+  it("discounts the proration's charge while the coupon has charges left, and leaves them as they are", async () => {
+    const { id: couponId } = await coupon("UP-QUARTER", {});
+    const orgId = await subscribed("4242424242424242", "pro", "UP-QUARTER");
+    const purchase = await purchaseOf(orgId);
+    if (!purchase) throw new Error("setup");
+    expect(purchase.discountMinor).toBeGreaterThan(0n);
+    expect(await subOf(orgId)).toMatchObject({ couponId, discountPeriodsLeft: 2 });
+
+    // Recomputed here: the charge for 10 of 30 days of Team, 25 % off it; the credit for the unused
+    // third of what Pro was paid after its own 25 %.
+    const charge = half(teamMonthly() * unused, period);
+    const discount = half(charge * 25n, 100n);
+    const credit = half((purchase.subtotalMinor - purchase.discountMinor) * unused, period);
+    const net = charge - credit - discount;
+    const taxed = applyTax({ amount: net, currency: "EUR" }, purchase.taxRate, "exclusive");
+
+    const preview = await previewPlanChange(t.db, rates, orgId, { plan: "team", interval: "monthly" }, MID);
+    expect(preview.ok && preview.quote).toMatchObject({
+      charge,
+      discount,
+      credit,
+      coupon: { id: couponId, code: "UP-QUARTER" },
+      total: taxed.total.amount,
+    });
+    const page = await loadBillingPage(t.db, rates, orgId, MID);
+    const shown = page.upgrades.find((u) => u.plan === "team" && u.interval === "monthly");
+    expect(shown?.preview.ok && shown.preview.quote.discount).toBe(discount);
+
+    const outcome = await changePlan(t.db, createTestProvider(), rates, request(orgId, "team", "monthly"), {
+      now: () => MID,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    const [order] = await prorationOrders(orgId);
+    expect(order).toMatchObject({
+      status: "paid",
+      couponId,
+      subtotalMinor: charge,
+      creditMinor: credit,
+      discountMinor: discount,
+      netMinor: net,
+      taxMinor: taxed.tax.amount,
+      totalMinor: taxed.total.amount,
+    });
+    const [invoice] = await t.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, order?.id ?? ""));
+    const lines = await t.db
+      .select()
+      .from(invoiceLines)
+      .where(eq(invoiceLines.invoiceId, invoice?.id ?? ""))
+      .orderBy(asc(invoiceLines.position));
+    expect(lines.map((l) => [l.kind, l.amountMinor])).toEqual([
+      ["proration_charge", charge],
+      ["proration_credit", -credit],
+      ["discount", -discount],
+      ["tax", taxed.tax.amount],
+    ]);
+    expect(lines[2]?.description).toBe("Discount (coupon UP-QUARTER)");
+    expect(lines.reduce((sum, l) => sum + l.amountMinor, 0n)).toBe(invoice?.totalMinor);
+    // A proration uses up none of the coupon's charges: the next renewal is still discounted.
+    expect(await subOf(orgId)).toMatchObject({ plan: "team", couponId, discountPeriodsLeft: 2 });
+  });
+
+  it("takes a fixed amount for the part of the period charged", async () => {
+    const { id: couponId } = await coupon("UP-THREE-EUR", {
+      kind: "fixed",
+      percentOff: null,
+      amounts: { EUR: 300n },
+      duration: "forever",
+      durationPeriods: null,
+    });
+    const orgId = await subscribed("4242424242424242", "pro", "UP-THREE-EUR");
+    const purchase = await purchaseOf(orgId);
+    if (!purchase) throw new Error("setup");
+    expect(purchase.discountMinor).toBe(300n);
+    const charge = half(teamMonthly() * unused, period);
+    const discount = half(300n * unused, period); // 100 exactly: a third of 3.00 €
+    expect(discount).toBe(100n);
+    const credit = half((purchase.subtotalMinor - 300n) * unused, period);
+    const outcome = await changePlan(t.db, createTestProvider(), rates, request(orgId, "team", "monthly"), {
+      now: () => MID,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    const [order] = await prorationOrders(orgId);
+    expect(order).toMatchObject({
+      couponId,
+      subtotalMinor: charge,
+      creditMinor: credit,
+      discountMinor: discount,
+      netMinor: charge - credit - discount,
+    });
+  });
+
+  it("gives no discount once the coupon's charges are used up", async () => {
+    await coupon("UP-ONCE", { duration: "once", durationPeriods: null });
+    const orgId = await subscribed("4242424242424242", "pro", "UP-ONCE");
+    expect(await subOf(orgId)).toMatchObject({ couponId: null });
+    const outcome = await changePlan(t.db, createTestProvider(), rates, request(orgId, "team", "monthly"), {
+      now: () => MID,
+    });
+    expect(outcome).toMatchObject({ ok: true });
+    const [order] = await prorationOrders(orgId);
+    expect(order).toMatchObject({ couponId: null, discountMinor: 0n });
   });
 });

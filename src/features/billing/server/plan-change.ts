@@ -2,7 +2,13 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { type BillingInterval, getPlan, type PaidPlanId } from "@/core/billing/plans";
 import { applyTax, planPrice } from "@/core/billing/pricing";
-import { classifyChange, epochSeconds, type Proration, prorate } from "@/core/billing/proration";
+import {
+  classifyChange,
+  epochSeconds,
+  type Proration,
+  prorate,
+  prorationDiscount,
+} from "@/core/billing/proration";
 import { effectivePlan } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
@@ -10,6 +16,7 @@ import type { Db, Tx } from "@/server/db/client";
 import { orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard, providerKeyOf } from "./charge";
+import { subscriptionCoupon } from "./coupons";
 import { claimOrder, lockOrganizationBilling, type OrderRow, outcomeOf, unclaimedOrder } from "./outcome";
 import { currentSigningKey } from "./receipt-keys";
 import { settleCharge } from "./settle";
@@ -28,6 +35,9 @@ export interface PlanChangeQuote {
   proration: Proration;
   credit: bigint;
   charge: bigint;
+  /** The subscription's coupon on the charge (zero without one), and the coupon. */
+  discount: bigint;
+  coupon: { id: string; code: string } | null;
   net: bigint;
   tax: bigint;
   total: bigint;
@@ -104,8 +114,8 @@ async function prepare(
   const price = planPrice(plan, target.interval, sub.currency, rates);
   if (!price.ok) return { ok: false, error: price.error.message };
   // What was actually paid for the current plan, and the time it covered: a proration paid for the
-  // new plan from the change on; a purchase or renewal for the whole period, net of any discount.
-  const paid = last.kind === "proration" ? last.subtotalMinor : last.subtotalMinor - last.discountMinor;
+  // new plan from the change on; a purchase or renewal for the whole period; net of any discount.
+  const paid = last.subtotalMinor - last.discountMinor;
   const coveredStart =
     last.kind === "proration" && last.periodStart ? last.periodStart : sub.currentPeriodStart;
   if (epochSeconds(at) < epochSeconds(coveredStart)) {
@@ -121,7 +131,10 @@ async function prepare(
     newInterval: target.interval,
     at,
   });
-  const net = proration.charge - proration.credit;
+  // The subscription's coupon, while it has charges left or is forever, discounts the charge too.
+  const coupon = await subscriptionCoupon(tx, organizationId, sub.currency);
+  const discount = coupon ? prorationDiscount(coupon, proration, sub.currency).amount : 0n;
+  const net = proration.charge - proration.credit - discount;
   if (net <= 0n) {
     return {
       ok: false,
@@ -139,6 +152,8 @@ async function prepare(
       proration,
       credit: proration.credit,
       charge: proration.charge,
+      discount,
+      coupon: coupon && discount > 0n ? { id: coupon.id, code: coupon.code } : null,
       net: amounts.net.amount,
       tax: amounts.tax.amount,
       total: amounts.total.amount,
@@ -230,7 +245,8 @@ async function claimChange(
         currency: quote.currency,
         subtotalMinor: quote.charge,
         creditMinor: quote.credit,
-        discountMinor: 0n,
+        discountMinor: quote.discount,
+        couponId: quote.coupon?.id ?? null,
         netMinor: quote.net,
         taxMinor: quote.tax,
         totalMinor: quote.total,
@@ -287,6 +303,8 @@ function quoteOfOrder(order: OrderRow): PlanChangeQuote {
     },
     credit: order.creditMinor,
     charge: order.subtotalMinor,
+    discount: order.discountMinor,
+    coupon: null,
     net: order.netMinor,
     tax: order.taxMinor,
     total: order.totalMinor,
