@@ -1,7 +1,9 @@
 // Local demo data, seeded on the embedded database only (never with DATABASE_URL). Idempotent.
 // The accounts are listed in the README.
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { hashPassword } from "better-auth/crypto";
 import postgres from "postgres";
 
@@ -67,30 +69,21 @@ export async function seedDatabase(url) {
 /**
  * Demo Company has 3 members: the Pro plan (up to 5) fits them; Free allows 1. The plan comes from
  * the one source of plans in force, a subscription (monthly Pro in USD, from the day of seeding),
- * paid by the order it starts from, with a test card on file (the approving Visa test card's token),
- * so `npm run billing:run -- --at <a month later>` renews it.
+ * paid at checkout like a customer's (`seed-billing.ts`: the approving Visa test card, which stays on
+ * file), so its invoice has its signed receipt and `npm run billing:run -- --at <a month later>`
+ * renews it.
  */
 async function seedDemoPlan(sql) {
   const [org] = await sql`select id from organization where slug = ${DEMO_ORG.slug}`;
   if (!org) return;
   const [existing] = await sql`select 1 from subscriptions where organization_id = ${org.id}`;
   if (existing) return;
-  await sql.begin(async (tx) => {
-    const [order] = await tx`insert into orders
-        (organization_id, idempotency_key, plan, interval, currency, subtotal_minor, net_minor, tax_minor,
-         total_minor, tax_rate, tax_treatment, base_price_usd, fx_rate, billing_name, billing_country, status, paid_at)
-      values (${org.id}, 'seed', 'pro', 'monthly', 'USD', 1200, 1200, 0,
-         1200, '0', 'exclusive', '12.00', '1', ${DEMO_ORG.name}, 'US', 'paid', now())
-      returning id`;
-    await tx`insert into payments
-        (order_id, provider, provider_reference, status, amount_minor, currency, card_brand, card_last4)
-      values (${order.id}, 'test', 'test_ch_seed', 'succeeded', 1200, 'USD', 'Visa', '4242')`;
-    await tx`insert into subscriptions
-        (organization_id, plan, interval, currency, status, current_period_start, current_period_end, last_order_id)
-      values (${org.id}, 'pro', 'monthly', 'USD', 'active', now(), now() + interval '1 month', ${order.id})`;
-    await tx`insert into payment_methods
-        (organization_id, provider, method_reference, brand, last4, exp_month, exp_year)
-      values (${org.id}, 'test', 'test_pm_approve_seeded', 'Visa', '4242', 12, 2030)
-      on conflict (organization_id) do nothing`;
-  });
+  const owner = DEMO_ACCOUNTS.find((a) => a.orgRole === "owner");
+  const script = fileURLToPath(new URL("./seed-billing.ts", import.meta.url));
+  const run = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", script, DEMO_ORG.slug, owner.email],
+    { cwd: fileURLToPath(new URL("../..", import.meta.url)), env: process.env, stdio: "inherit" },
+  );
+  if (run.status !== 0) throw new Error(`seeding the demo plan failed (exit ${run.status ?? run.signal})`);
 }
