@@ -172,3 +172,36 @@ test("an EU business in another member state is reverse-charged", async ({ page 
   await page.getByTestId("receipt-invoice").getByRole("link").click();
   await expect(page.getByTestId("invoice-lines")).toContainText("Reverse charge");
 });
+
+test("a repeating code discounts the upgrade's proration, shown before it is confirmed", async ({ page }) => {
+  const code = `THREE-${suffix}`;
+  await sql`insert into coupons (code, kind, percent_off, duration, duration_periods)
+    values (${code}, 'percent', '20', 'repeating', 3)`;
+  const email = await newOwner(page, "Ugo");
+  await page.goto("/checkout?plan=pro&interval=monthly&currency=EUR");
+  await fillCard(page, "Germany");
+  await page.getByLabel("Promotion code (optional)").fill(code);
+  await page.getByRole("button", { name: "Apply", exact: true }).click();
+  await expect(page.getByTestId("summary-discount")).toBeVisible();
+  await page.getByRole("button", { name: /^Pay €/ }).click();
+  await expect(page).toHaveURL(/\/receipt\?number=AB-/, { timeout: 30_000 });
+
+  await page.goto("/dashboard/billing");
+  await page.getByRole("radio", { name: "Team, monthly" }).check();
+  const preview = page.getByTestId("proration-preview");
+  await expect(preview).toContainText(`Discount (${code})`);
+  await expect(page.getByTestId("proration-discount")).toHaveText(/^-€\d+\.\d{2}$/);
+  await page.getByRole("button", { name: /^Upgrade and pay €/ }).click();
+  await expect(page.getByTestId("billing-current-plan")).toHaveText("Team, billed monthly", {
+    timeout: 30_000,
+  });
+  const [proration] = await sql<{ discount_minor: string; coupon: string | null }[]>`
+    select o.discount_minor::text, c.code as coupon
+    from orders o
+    left join coupons c on c.id = o.coupon_id
+    join member m on m.organization_id = o.organization_id
+    join "user" u on u.id = m.user_id
+    where u.email = ${email} and o.kind = 'proration'`;
+  expect(proration?.coupon).toBe(code);
+  expect(BigInt(proration?.discount_minor ?? "0")).toBeGreaterThan(0n);
+});
