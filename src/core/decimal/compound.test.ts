@@ -5,6 +5,7 @@
  * The cases come from a fixed fast-check seed (COMPOUND_SEED in the environment picks another one).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -108,6 +109,14 @@ describe("compound units", () => {
     expect(rate.ok && rate.value).toEqual({ kind: "money", value: "0.6", currency: "EUR", per: "kWh/kW" });
     const cost = evaluate("ans * 90 min", { ans: rate.ok ? rate.value : null });
     expect(cost.ok && cost.display).toBe("0.90 EUR");
+  });
+
+  it("gives every result the documentation's table of compound units shows", () => {
+    const doc = readFileSync(new URL("../../../content/docs/200-calculator.md", import.meta.url), "utf8");
+    const section = doc.split("## Compound units")[1]?.split("\n## ")[0] ?? "";
+    const rows = [...section.matchAll(/^\| `([^`]+)` \| `([^`]+)`/gm)].map((m) => [m[1], m[2]]);
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const [source, expected] of rows) expect(show(source as string), source).toBe(expected);
   });
 
   it("builds compound units from their names, exactly", () => {
