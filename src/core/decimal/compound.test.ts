@@ -9,10 +9,9 @@ import { readFileSync } from "node:fs";
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseTerms } from "./dimensions";
 import { evaluate } from "./index";
 import * as R from "./rational";
-import { getUnit } from "./units";
+import { getUnit, parseTerms } from "./units";
 
 function show(source: string): string {
   const r = evaluate(source);

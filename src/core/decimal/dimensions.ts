@@ -3,8 +3,8 @@
  * The table of units itself (units.ts) and the calendar (calendar.ts) load on first use (registry.ts).
  *
  * A unit is a product of named units with whole exponents (`km/h`, `m/s²`, `kW·h`): its terms. Its
- * dimension is the product of base dimensions with whole exponents, written as a key (`length/time`);
- * two quantities are comparable when their keys are equal. A temperature on a scale (°C) is no
+ * dimension is the product of base dimensions with whole exponents, written as a key (`length/time`,
+ * units.ts); two quantities are comparable when their keys are equal. A temperature on a scale (°C) is no
  * product: it has an offset, and takes part in no compound unit (its differences, Δ°C, do).
  */
 import type * as R from "./rational";
@@ -12,55 +12,11 @@ import type * as R from "./rational";
 /** A dimension's key: "length", "length^2", "length/time", "length^2·mass/time^2", "temperature". */
 export type Dimension = string;
 
-/** The base dimensions, in the order a dimension's key and an exponent vector list them. */
-export const BASES = ["length", "mass", "time", "data", "temperature difference"] as const;
-
-/** Whole exponents of the base dimensions, in BASES order. */
+/** Whole exponents of the base dimensions, in the order of units.ts BASES. */
 export type Exponents = readonly number[];
 
 /** A named unit and its whole exponent in a compound unit: km/h is [km, 1], [h, -1]. */
 export type Term = readonly [name: string, exp: number];
-
-/** The key of a dimension from its exponents; "" when every exponent is zero (a plain number). */
-export function dimensionOf(exps: Exponents): Dimension {
-  const up: string[] = [];
-  const down: string[] = [];
-  exps.forEach((e, i) => {
-    if (e === 0) return;
-    const a = Math.abs(e);
-    const part = a === 1 ? BASES[i] : `${BASES[i]}^${a}`;
-    (e > 0 ? up : down).push(part as string);
-  });
-  if (down.length === 0) return up.join("·");
-  return `${up.length ? up.join("·") : "1"}/${down.join("·")}`;
-}
-
-/** How a dimension is named in an error: "Cannot add a duration and a length". */
-export const DIMENSION_NAMES: Readonly<Record<Dimension, string>> = {
-  length: "a length",
-  "length^2": "an area",
-  "length^3": "a volume",
-  mass: "a mass",
-  time: "a duration",
-  data: "an amount of data",
-  temperature: "a temperature",
-  "temperature difference": "a temperature difference",
-  "length/time": "a speed",
-  "length/time^2": "an acceleration",
-  "length·mass/time^2": "a force",
-  "length^2·mass/time^2": "an energy",
-  "length^2·mass/time^3": "a power",
-  "mass/length·time^2": "a pressure",
-  "1/time": "a frequency",
-  "data/time": "a data rate",
-};
-
-/** A dimension's name for an error; a compound one without a name is "a quantity". */
-export function dimensionName(dim: Dimension): string {
-  return Object.hasOwn(DIMENSION_NAMES, dim) ? (DIMENSION_NAMES[dim] as string) : "a quantity";
-}
-
-const SUPERSCRIPTS: Readonly<Record<string, number>> = { "²": 2, "³": 3 };
 
 function power(a: number): string {
   return a === 1 ? "" : a === 2 ? "²" : a === 3 ? "³" : `^${a}`;
@@ -68,7 +24,7 @@ function power(a: number): string {
 
 /**
  * A compound unit's name from its terms: `km/h`, `m/s²`, `kW·h`, `kg·m²/s²`, `h^-1` (only a
- * denominator). Read back by parseTerms.
+ * denominator). Read back by units.ts parseTerms.
  */
 export function formatTerms(terms: readonly Term[]): string {
   const up = terms.filter(([, e]) => e > 0);
@@ -92,30 +48,6 @@ export function mergeTerms(terms: readonly Term[]): Term[] {
 
 /** The largest exponent a unit's term may have (`m^12`); beyond it a power is refused. */
 export const MAX_UNIT_EXPONENT = 12;
-
-/**
- * The terms of a compound unit's name (`km/h`, `m/s^2`, `m²`, `kg*m/s²`, `h^-1`): `·` or `*` join
- * terms, everything after a `/` is a denominator. Undefined when the text is not of that form.
- * Names are not looked up here.
- */
-export function parseTerms(text: string): Term[] | undefined {
-  if (text.length > 200) return undefined;
-  const parts = text.split("/");
-  const terms: Term[] = [];
-  for (let p = 0; p < parts.length; p++) {
-    const sign = p === 0 ? 1 : -1;
-    for (const piece of (parts[p] as string).split(/[·*]/)) {
-      const m = /^([^\s^²³]+)(?:\^(-?\d{1,2})|([²³]))?$/.exec(piece);
-      if (!m) return undefined;
-      const name = m[1] as string;
-      if (p === 0 && parts.length > 1 && name === "1" && m[2] === undefined && m[3] === undefined) continue;
-      const e = m[2] !== undefined ? Number(m[2]) : m[3] !== undefined ? (SUPERSCRIPTS[m[3]] as number) : 1;
-      if (e === 0 || Math.abs(e) > MAX_UNIT_EXPONENT) return undefined;
-      terms.push([name, sign * e]);
-    }
-  }
-  return terms;
-}
 
 export interface Unit {
   /** Its name as shown; a compound unit's is formatTerms of its terms. */

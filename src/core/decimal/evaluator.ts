@@ -6,21 +6,14 @@
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
 import { type Allowance, overruns } from "./cost";
-import {
-  dimensionName,
-  formatTerms,
-  MAX_UNIT_EXPONENT,
-  mergeTerms,
-  type Term,
-  type Unit,
-} from "./dimensions";
+import { formatTerms, MAX_UNIT_EXPONENT, mergeTerms, type Term, type Unit } from "./dimensions";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
 import type { Node, Statement } from "./parser";
 import { FUNCTIONS } from "./parser";
 import * as R from "./rational";
-import { calendar, unitNamed } from "./registry";
+import { calendar, dimensionNamed as dimensionName, unitNamed } from "./registry";
 import type { RoundingMode } from "./rounding";
 
 export interface Val {
