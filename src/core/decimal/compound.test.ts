@@ -25,7 +25,9 @@ describe("compound units", () => {
     ["50 km/h in m/s", "13.888888888888888889 m/s"],
     ["9.81 m/s^2 * 3 s", "29.43 m/s"],
     ["120 km/h * 90 min", "180 km"],
-    ["3 kW * 2 h", "6 kW·h"],
+    ["3 kW * 2 h", "6 kWh"], // kW·h is exactly kWh
+    ["3 kW * 2 h in J", "21600000 J"],
+    ["3 kW * 2 h in kW·h", "6 kW·h"],
     ["3 kW * 2 h in kWh", "6 kWh"],
     ["1 GB / 10 MB/s", "100 s"],
     ["1 GB / (10 MB/s) in min", "1.6666666666666666667 min"],
@@ -47,8 +49,10 @@ describe("compound units", () => {
     ["50 Hz * 2 min", "6000"],
     ["1 km / 1 m", "1000"],
     ["3 m/m", "3"],
-    ["1 / 4 s", "0.25 s^-1"],
-    ["1 / 4 s in Hz", "0.25 Hz"],
+    ["1 / 4 s", "0.25 Hz"],
+    ["1 / 4 min", "0.25 min^-1"],
+    ["1 / 4 min in Hz", "0.0041666666666666666667 Hz"],
+    ["3 kg * 2 m / 1 s^2", "6 N"],
     ["x = 50 km/h\nx * 2 h", "100 km"],
     ["10 m/s * 10 s in km", "0.1 km"],
     ["3 kg·m/s^2 in N", "3 N"],
@@ -61,7 +65,8 @@ describe("compound units", () => {
     ["5 EUR/kg * 300 g", "1.50 EUR"],
     ["0.30 EUR/kWh * 2 kW * 3 h", "1.80 EUR"],
     ["0.30 EUR/kWh * 2 kW * 3 h in cash", "1.80 EUR"],
-    ["0.30 EUR/kWh * 2 kW in EUR/h", "0.6 EUR/h"],
+    ["0.30 EUR/kWh * 2 kW", "0.6 EUR/h"], // kWh/kW is exactly h
+    ["0.30 EUR/kWh * 2 kW in EUR/min", "0.01 EUR/min"],
     ["2 EUR/m^2 * 3 m * 4 m", "24.00 EUR"],
     ["2 EUR/m² in EUR/ft2", "0.18580608 EUR/ft2"],
     ["0.5 USD/km * 100 km/h", "50 USD/h"],
@@ -105,7 +110,7 @@ describe("compound units", () => {
     const next = evaluate("ans in m/s", { ans: r.ok ? r.value : null });
     expect(next.ok && next.display).toBe("9.2592592592592592593 m/s");
     const rate = evaluate("0.30 EUR/kWh * 2 kW");
-    expect(rate.ok && rate.value).toEqual({ kind: "money", value: "0.6", currency: "EUR", per: "kWh/kW" });
+    expect(rate.ok && rate.value).toEqual({ kind: "money", value: "0.6", currency: "EUR", per: "h" });
     const cost = evaluate("ans * 90 min", { ans: rate.ok ? rate.value : null });
     expect(cost.ok && cost.display).toBe("0.90 EUR");
   });

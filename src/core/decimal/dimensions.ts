@@ -59,6 +59,8 @@ export interface Unit {
   readonly exps?: Exponents;
   /** The named units it is made of (a named unit: itself to the power 1); none for a temperature. */
   readonly terms?: readonly Term[];
+  /** A named unit exactly equal to this compound one (kW·h: kWh), to show a result in. */
+  readonly named?: string;
   /**
    * A temperature scale's zero in kelvin (273.15 for °C): a temperature is a point on a scale, held
    * in kelvin as value × factor + offset.

@@ -552,8 +552,9 @@ export class Evaluator {
 
   /**
    * a × b (sign 1) or a ÷ b (sign −1) as a unit: the product of their terms, shown in the first unit
-   * written that has its dimension (`120 km/h * 90 min` is in km, `1 GB / 10 MB/s` in s), else as the
-   * product itself (`100 km / 2 h` in km/h, `2 m * 3 m` in m²). Undefined for a plain number.
+   * written that has its dimension (`120 km/h * 90 min` is in km, `1 GB / 10 MB/s` in s), else in a
+   * named unit exactly equal to the product (`3 kW * 2 h` in kWh), else as the product itself
+   * (`100 km / 2 h` in km/h, `2 m * 3 m` in m²). Undefined for a plain number.
    */
   private product(
     a: Unit | undefined,
@@ -569,7 +570,7 @@ export class Evaluator {
       const c = this.unitOf(t, node);
       if (c.dim === u.dim) return c;
     }
-    return u;
+    return u.named ? this.unitOf(u.named, node) : u;
   }
 
   /** A temperature (in kelvin) is never below absolute zero. */

@@ -391,7 +391,7 @@ class Parser {
         unitNamed(code.text, code.start, code.end - code.start)
       ) {
         this.next();
-        const { name, end } = this.units(code);
+        const { name, end } = this.units(code, true);
         node = { kind: "toUnit", operand: node, unit: name, pos: kw.start, len: end - kw.start };
         continue;
       }
@@ -477,10 +477,10 @@ class Parser {
   }
 
   /** `/ UNIT` at peek(k): a unit that can be part of a compound one (not `/ min(…)`; `/ °C` only if any). */
-  private unitFollows(k: number, any = false): boolean {
+  private unitFollows(k: number, any = false, op = "/"): boolean {
     const slash = this.peek(k);
     const u = this.peek(k + 1);
-    if (slash.type !== "op" || slash.text !== "/" || u.type !== "ident" || isKeyword(u)) return false;
+    if (slash.type !== "op" || slash.text !== op || u.type !== "ident" || isKeyword(u)) return false;
     if (this.peek(k + 2).type === "(") return false;
     const unit = unitNamed(u.text, u.start, u.end - u.start);
     return unit !== undefined && (any || unit.exps !== undefined);
@@ -510,15 +510,20 @@ class Parser {
 
   /**
    * The rest of a unit after its first name (consumed): its power and the `/ UNIT` that follow
-   * (`km/h`, `m/s^2`). The name is the compound unit's (formatTerms), resolved by the unit table.
+   * (`km/h`, `m/s^2`); in a conversion's target also `* UNIT` or `· UNIT` (`in kW·h`). The name is
+   * the compound unit's (formatTerms), resolved by the unit table.
    */
-  private units(first: Token): { name: string; end: number } {
+  private units(first: Token, target = false): { name: string; end: number } {
     const u = unitNamed(first.text, first.start, first.end - first.start);
     if (u?.exps === undefined) return { name: first.text, end: first.end };
     const terms: Term[] = [[first.text, this.unitPower()]];
-    while (this.unitFollows(0) && terms.length < 20) {
+    for (;;) {
+      const times = target && this.unitFollows(0, false, "*");
+      if ((!times && !this.unitFollows(0)) || terms.length >= 20) break;
       this.next();
-      terms.push([this.next().text, -this.unitPower()]);
+      const name = this.next().text;
+      const e = this.unitPower();
+      terms.push([name, times ? e : -e]);
     }
     const end = (this.tokens[this.i - 1] as Token).end;
     const only = terms[0] as Term;

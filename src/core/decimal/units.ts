@@ -270,8 +270,19 @@ function buildCompound(name: string): Unit | undefined {
     if (!factor) return undefined;
   }
   if (terms.length === 1 && terms[0]?.[1] === 1) return UNITS.get(terms[0][0]);
-  return { name: formatTerms(terms), dim: dimensionOf(exps), factor, exps, terms };
+  const dim = dimensionOf(exps);
+  const same = EQUALS.find((u) => u.dim === dim && R.cmp(u.factor, factor as R.Q) === 0);
+  return { name: formatTerms(terms), dim, factor, exps, terms, ...(same ? { named: same.name } : {}) };
 }
+
+/**
+ * Named units a compound one can be shown as when it equals one exactly (kW·h is kWh, kg·m/s² is N):
+ * each row's first name, not areas and volumes (m·m stays m², not m2).
+ */
+const EQUALS: readonly Unit[] = TABLE.flatMap(([exps, , names]) => {
+  const u = exps?.slice(1).some((e) => e !== 0) ? UNITS.get(names[0] as string) : undefined;
+  return u ? [u] : [];
+});
 
 /**
  * The unit a name stands for (exact case), or undefined: a named unit, or a compound of named
