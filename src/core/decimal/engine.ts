@@ -655,7 +655,8 @@ function presentRate(
     per: per.name,
     ...(fraction ? { fraction } : {}),
   };
-  const display = `${text} ${c}/${per.name}`;
+  // a compound unit after the slash in parentheses: 20 USD/(km/h)
+  const display = `${text} ${c}/${/[/·]/.test(per.name) ? `(${per.name})` : per.name}`;
   return { value, display, exact: full.exact, full: display, fullExact: full.exact };
 }
 

@@ -6,14 +6,14 @@
  */
 import { crossRateFraction, type RateTable } from "../money/fx";
 import { type Allowance, overruns } from "./cost";
-import { DIMENSION_NAMES, type Unit } from "./dimensions";
+import { formatTerms, MAX_UNIT_EXPONENT, mergeTerms, type Term, type Unit } from "./dimensions";
 import { EngineError } from "./errors";
 import { FUNCTION_PRECISION_LIMITS, LIMITS } from "./limits";
 import * as N from "./num";
 import type { Node, Statement } from "./parser";
 import { FUNCTIONS } from "./parser";
 import * as R from "./rational";
-import { calendar, unitNamed } from "./registry";
+import { calendar, dimensionNamed as dimensionName, unitNamed } from "./registry";
 import type { RoundingMode } from "./rounding";
 
 export interface Val {
@@ -40,6 +40,12 @@ function isSpecial(x: Val): boolean {
   return x.u !== undefined || x.per !== undefined || x.date !== undefined;
 }
 
+/** per ÷ other has no negative exponent: money per it is still money per something. */
+function perSomething(per: Unit, other: Unit): boolean {
+  const p = per.exps ?? [];
+  return (other.exps ?? []).every((e, i) => (p[i] ?? 0) - e >= 0);
+}
+
 /** A temperature on a scale (not a difference of temperatures). */
 function isPoint(x: Val): boolean {
   return x.u?.dim === "temperature";
@@ -56,7 +62,7 @@ export function dayNumber(v: N.Num): number {
 function whatIs(x: Val): string {
   if (x.date) return "a date";
   if (x.per) return `a rate (${x.c}/${x.per.name})`;
-  return x.u ? `${DIMENSION_NAMES[x.u.dim]} (${x.u.name})` : kindOf(x.c);
+  return x.u ? `${dimensionName(x.u.dim)} (${x.u.name})` : kindOf(x.c);
 }
 
 /** The kelvins of a temperature point, or the base value of anything else, in base units from 0. */
@@ -213,7 +219,7 @@ export class Evaluator {
           );
         }
         if (node.per === undefined) return { v: x.v, c: node.currency };
-        const per = unitNamed(node.per, node.pos, node.len) as Unit;
+        const per = this.unitOf(node.per, node);
         this.perOk(per, node);
         return { v: N.div(x.v, per.factor, node.pos, node.len), c: node.currency, per };
       }
@@ -242,7 +248,7 @@ export class Evaluator {
         return this.call(node);
       case "unit": {
         const x = this.eval(node.amount);
-        const unit = unitNamed(node.unit, node.pos, node.len) as Unit;
+        const unit = this.unitOf(node.unit, node);
         if (x.c !== null || isSpecial(x)) {
           throw new EngineError(
             "type",
@@ -252,6 +258,7 @@ export class Evaluator {
           );
         }
         const scaled = N.mul(x.v, unit.factor);
+        if (unit.dim === "") return { v: scaled, c: null };
         const v = unit.offset ? N.add(scaled, unit.offset) : scaled;
         if (unit.dim === "temperature") this.aboveAbsoluteZero(v, node);
         return { v, c: null, u: unit };
@@ -275,11 +282,11 @@ export class Evaluator {
       }
       case "toUnit": {
         const x = this.eval(node.operand);
-        const unit = unitNamed(node.unit, node.pos, node.len) as Unit;
+        const unit = this.unitOf(node.unit, node);
         if (!x.u || x.u.dim !== unit.dim || x.per || x.date) {
           throw new EngineError(
             "type",
-            `Cannot convert ${whatIs(x)} to ${DIMENSION_NAMES[unit.dim]} (${unit.name})`,
+            `Cannot convert ${whatIs(x)} to ${dimensionName(unit.dim)} (${unit.name})`,
             node.pos,
             node.len,
           );
@@ -456,7 +463,11 @@ export class Evaluator {
     }
   }
 
-  /** Arithmetic with a quantity: one dimension at a time, no compound units, no money. */
+  /**
+   * Arithmetic with quantities: `+ -` within one dimension (in the left unit); `*` and `/` combine
+   * units into compound ones (`100 km / 2 h` is in km/h), `^` raises a unit to a whole power; two
+   * quantities of one dimension divide into a plain number. No money (rates are money per a unit).
+   */
   private quantities(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
     const refuse = (verb: string, joint: string): never => {
       throw new EngineError("type", `Cannot ${verb} ${whatIs(a)} ${joint} ${whatIs(b)}`, node.pos, node.len);
@@ -467,29 +478,99 @@ export class Evaluator {
       case "-":
         if (a.u?.dim !== b.u?.dim || money) refuse(node.op === "+" ? "add" : "subtract", "and");
         return { v: node.op === "+" ? N.add(a.v, b.v) : N.sub(a.v, b.v), c: null, u: a.u as Unit };
-      case "*":
-        if ((a.u && b.u) || money) refuse("multiply", "by");
-        return { v: N.mul(a.v, b.v), c: null, u: (a.u ?? b.u) as Unit };
+      case "*": {
+        if (money) refuse("multiply", "by");
+        const u = a.u && b.u ? this.product(a.u, b.u, 1, node) : (a.u ?? b.u);
+        return this.quantity(N.mul(a.v, b.v), u);
+      }
       case "/":
       case "%": {
-        // a quantity divided by a number, or by a quantity of its dimension (a plain ratio)
-        if (!a.u || money || (b.u && b.u.dim !== a.u.dim)) refuse("divide", "by");
+        // the remainder: of a quantity by a number, or by a quantity of its dimension
+        if (money || (node.op === "%" && (!a.u || (b.u && b.u.dim !== a.u.dim)))) refuse("divide", "by");
         if (this.isZero(b.v))
           throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
-        const v =
-          node.op === "/"
-            ? N.div(a.v, b.v, node.pos, node.len)
-            : N.mod(a.v, b.v, this.ops(node), node.pos, node.len);
-        return node.op === "/" && b.u ? { v, c: null } : { v, c: null, u: a.u as Unit };
+        if (node.op === "%")
+          return { v: N.mod(a.v, b.v, this.ops(node), node.pos, node.len), c: null, u: a.u };
+        const v = N.div(a.v, b.v, node.pos, node.len);
+        if (a.u && b.u && a.u.dim === b.u.dim) return { v, c: null };
+        return this.quantity(v, b.u ? this.product(a.u, b.u, -1, node) : a.u);
       }
       case "^":
-        throw new EngineError(
-          "type",
-          "Powers need plain numbers, not quantities with units",
-          node.pos,
-          node.len,
-        );
+        if (!a.u) return refuse("raise", "to");
+        return this.power(node, a, b);
     }
+  }
+
+  /** A value in base units, of a unit or (undefined) a plain number. */
+  private quantity(v: N.Num, u: Unit | undefined): Val {
+    return u ? { v, c: null, u } : { v, c: null };
+  }
+
+  /** A quantity to a whole power: `(3 m)^2` is 9 m², `s^-1` a frequency. */
+  private power(node: Node & { kind: "binary" }, a: Val, b: Val): Val {
+    const u = a.u as Unit;
+    if (b.c !== null || isSpecial(b)) this.refuse(`Cannot raise ${whatIs(a)} to ${whatIs(b)}`, node);
+    const whole = N.isQ(b.v) && R.isInteger(b.v) && R.cmp(R.absQ(b.v), R.fromBigInt(1000n)) < 0;
+    const n = whole ? Number(R.roundToDp(b.v as R.Q, 0, "down")?.q) : Number.NaN;
+    if (!(Math.abs(n) <= MAX_UNIT_EXPONENT)) {
+      throw new EngineError(
+        "type",
+        `A quantity's power must be a whole number from -${MAX_UNIT_EXPONENT} to ${MAX_UNIT_EXPONENT} (${u.name})`,
+        node.pos,
+        node.len,
+      );
+    }
+    if (n === 0) return { v: R.ONE, c: null };
+    if (n < 0 && this.isZero(a.v))
+      throw new EngineError("division_by_zero", "Division by zero", node.pos, node.len);
+    const terms = mergeTerms((u.terms ?? []).map(([t, e]): Term => [t, e * n]));
+    return this.quantity(N.powInt(a.v, n, node.pos, node.len), this.compound(terms, node));
+  }
+
+  /** A unit by name, named or compound (`km/h`): the unit table's answer, or an unknown_unit error. */
+  private unitOf(name: string, node: { pos: number; len: number }): Unit {
+    const u = unitNamed(name, node.pos, node.len);
+    if (!u) throw new EngineError("unknown_unit", `Unknown unit '${name}'`, node.pos, node.len);
+    return u;
+  }
+
+  /** The unit made of these (merged) terms; undefined when they cancel into a plain number. */
+  private compound(terms: readonly Term[], node: { pos: number; len: number }): Unit | undefined {
+    if (terms.length === 0) return undefined;
+    if (terms.some(([, e]) => Math.abs(e) > MAX_UNIT_EXPONENT)) {
+      throw new EngineError(
+        "limit",
+        `A unit's power is limited to ${MAX_UNIT_EXPONENT} (${formatTerms(terms)})`,
+        node.pos,
+        node.len,
+      );
+    }
+    const only = terms[0] as Term;
+    const u = this.unitOf(terms.length === 1 && only[1] === 1 ? only[0] : formatTerms(terms), node);
+    return u.dim === "" ? undefined : u;
+  }
+
+  /**
+   * a × b (sign 1) or a ÷ b (sign −1) as a unit: the product of their terms, shown in the first unit
+   * written that has its dimension (`120 km/h * 90 min` is in km, `1 GB / 10 MB/s` in s), else in a
+   * named unit exactly equal to the product (`3 kW * 2 h` in kWh), else as the product itself
+   * (`100 km / 2 h` in km/h, `2 m * 3 m` in m²). Undefined for a plain number.
+   */
+  private product(
+    a: Unit | undefined,
+    b: Unit,
+    sign: 1 | -1,
+    node: { pos: number; len: number },
+  ): Unit | undefined {
+    const terms = mergeTerms([...(a?.terms ?? []), ...(b.terms ?? []).map(([t, e]): Term => [t, sign * e])]);
+    const u = this.compound(terms, node);
+    if (!u || (terms.length === 1 && (terms[0] as Term)[1] === 1)) return u;
+    for (const c of [a, b]) if (c && c.dim === u.dim) return c;
+    for (const [t] of [...(a?.terms ?? []), ...(b.terms ?? [])]) {
+      const c = this.unitOf(t, node);
+      if (c.dim === u.dim) return c;
+    }
+    return u.named ? this.unitOf(u.named, node) : u;
   }
 
   /** A temperature (in kelvin) is never below absolute zero. */
@@ -511,15 +592,15 @@ export class Evaluator {
   /** Money per a temperature makes no sense: a rate is per an amount of something. */
   private perOk(per: Unit, node: { pos: number; len: number }): void {
     if (per.dim === "temperature")
-      this.refuse(`A rate cannot be per ${DIMENSION_NAMES[per.dim]} (${per.name})`, node);
+      this.refuse(`A rate cannot be per ${dimensionName(per.dim)} (${per.name})`, node);
   }
 
   /** A rate shown in another currency and per another unit: 1200 USD/month in USD/day. */
   private convertRate(x: Val, to: string, perName: string, node: Node): Val {
-    const per = unitNamed(perName, node.pos, node.len) as Unit;
+    const per = this.unitOf(perName, node);
     if (!x.per || x.per.dim !== per.dim) {
       this.refuse(
-        `Cannot convert ${whatIs(x)} to a rate per ${DIMENSION_NAMES[per.dim]} (${to}/${per.name})`,
+        `Cannot convert ${whatIs(x)} to a rate per ${dimensionName(per.dim)} (${to}/${per.name})`,
         node,
       );
     }
@@ -547,9 +628,13 @@ export class Evaluator {
         const [rate, other] = a.per ? [a, b] : [b, a];
         const per = rate.per as Unit;
         if (plain(other)) return { v: N.mul(rate.v, other.v), c: rate.c, per };
-        if (other.u && other.c === null && !other.per && other.u.dim === per.dim && !isPoint(other))
-          return { v: N.mul(rate.v, other.v), c: rate.c };
-        return refuse("multiply", "by");
+        if (!other.u || other.c !== null || other.per || isPoint(other)) return refuse("multiply", "by");
+        // money per (per ÷ other): 5 EUR/kg × 300 g is money, 0.30 EUR/kWh × 2 kW money per a
+        // duration; not money times a unit (45 USD/h × 3 km)
+        if (!perSomething(per, other.u)) return refuse("multiply", "by");
+        const left = this.product(per, other.u, -1, node);
+        const v = N.mul(rate.v, other.v);
+        return left ? { v, c: rate.c, per: left } : { v, c: rate.c };
       }
       case "/": {
         if (this.isZero(b.v))
@@ -564,6 +649,12 @@ export class Evaluator {
         if (a.per && b.per && a.per.dim === b.per.dim) {
           const rb = this.convert({ v: b.v, c: b.c }, a.c as string, node);
           return { v: N.div(a.v, rb.v, node.pos, node.len), c: null };
+        }
+        if (a.per && b.u && b.c === null && !b.per && !isPoint(b)) {
+          // a rate per a further unit: 0.50 EUR/h / 2 km is EUR per h·km
+          const left = this.product(a.per, b.u, 1, node);
+          const v = N.div(a.v, b.v, node.pos, node.len);
+          return left ? { v, c: a.c, per: left } : { v, c: a.c };
         }
         return refuse("divide", "by");
       }

@@ -1,6 +1,6 @@
 /** The unit table and the calendar, together: what registry.ts loads on first use. */
 import { CALENDAR } from "./calendar";
 import type { Extensions } from "./registry";
-import { getUnit } from "./units";
+import { dimensionName, getUnit } from "./units";
 
-export const EXTENSIONS: Extensions = { getUnit, calendar: CALENDAR };
+export const EXTENSIONS: Extensions = { getUnit, dimensionName, calendar: CALENDAR };

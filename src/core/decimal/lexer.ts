@@ -3,7 +3,8 @@
  *
  * - numbers: `123`, `1_000.50`, `.5`, `5.`, `1e-7`, `2.5E+3` (`_` only between digits);
  * - identifiers: letters, digits and `_`, not starting with a digit (`pi`, `rate`, `USD`, `log10`);
- * - operators `+ - * / ^ %`, and the typographic `× ÷ −` as `* / -`; `π` reads as `pi`;
+ * - operators `+ - * / ^ %`, and the typographic `× ⋅ · ÷ −` as `* * * / -`; `π` reads as `pi`;
+ * - the superscripts `²` and `³` as `^2` and `^3` (`m²`, `m/s²`);
  * - `( ) , =`; statement separators `;` and newlines (a newline inside parentheses is a blank);
  * - dates `2026-12-01` (four, two and two digits joined by `-`, nothing attached after);
  * - temperature units `°C`, `°F` (also `℃`, `℉`) and their differences `Δ°C`, `Δ°F`, `ΔK`, as identifiers.
@@ -98,7 +99,13 @@ export function tokenize(source: string): Token[] {
         break;
       case 0xd7: // ×
       case 0x22c5: // ⋅
+      case 0xb7: // · middle dot
         tokens.push({ type: "op", text: "*", start, end: i });
+        break;
+      case 0xb2: // ²
+      case 0xb3: // ³
+        tokens.push({ type: "op", text: "^", start, end: i });
+        tokens.push({ type: "number", text: c === 0xb2 ? "2" : "3", start, end: i });
         break;
       case 0xf7: // ÷
         tokens.push({ type: "op", text: "/", start, end: i });

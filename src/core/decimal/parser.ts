@@ -11,16 +11,19 @@
  *   partOf     := percent ("of" | "on" | "off") partOf | product 20% of 150, 20% off 150
  *   product    := product ("*" | "/" | "%") unary | unary        % between operands is the remainder
  *   unary      := ("-" | "+") unary | money                      -2^2 = -(2^2) = -4
- *   money      := power (CODE ("/" UNIT)? | UNIT)?               12.50 USD, 45 USD/h, (2 + 3) eur, 1.5 km
- *                 (a quantity followed by another adds: 3 h 20 min; `in UNIT` converts: 90 min in h;
- *                 `in CODE/UNIT` converts a rate: 1200 USD/month in USD/day)
+ *   money      := power (CODE ("/" units)? | units)?             12.50 USD, 45 USD/h, (2 + 3) eur, 1.5 km
+ *   units      := UNIT ("^" "-"? INT)? ("/" UNIT ("^" "-"? INT)?)*   km/h, m/s^2, m², EUR/kWh
+ *                 (a quantity followed by another adds: 3 h 20 min; `in units` converts: 90 min in h,
+ *                 50 km/h in m/s; `in CODE/units` converts a rate: 1200 USD/month in USD/day)
  *   power      := postfix ("^" unary)?                           right-associative: 2^3^2 = 2^9
  *   postfix    := primary "%"*                                   12% = 0.12
  *   primary    := number | date | name | name "(" args ")" | "(" conversion ")"
  *                 | "days" "between" sum "and" sum              days between 2026-11-25 and 2027-01-31
  *                 | "weekday" conversion                        weekday 2026-12-25 (everything after it)
  *
- * A unit name alone is one of that unit (`USD / h`), unless a variable has that name. Dates are
+ * A unit name alone is one of that unit (`USD / h`), unless a variable has that name. A unit written
+ * after a number takes the `/ UNIT` and `^ INT` that follow it (`1 GB / 10 MB/s` divides by a data
+ * rate, `3 m^2` is three square metres), as a currency takes a rate's `/ UNIT`. Dates are
  * `YYYY-MM-DD` (lexer.ts).
  *
  * A `%` is the percent suffix when nothing that can start an operand follows it (`12%`, `12% * 3`,
@@ -37,6 +40,7 @@
  * Between two percentages `+` and `-` stay plain (`50% - 10%` = 40%): points, not a change of a change.
  */
 import { getCurrency } from "../money/currencies";
+import { formatTerms, MAX_UNIT_EXPONENT, type Term } from "./dimensions";
 import { EngineError, where } from "./errors";
 import { show, type Token, tokenize } from "./lexer";
 import { LIMITS } from "./limits";
@@ -387,7 +391,8 @@ class Parser {
         unitNamed(code.text, code.start, code.end - code.start)
       ) {
         this.next();
-        node = { kind: "toUnit", operand: node, unit: code.text, pos: kw.start, len: code.end - kw.start };
+        const { name, end } = this.units(code, true);
+        node = { kind: "toUnit", operand: node, unit: name, pos: kw.start, len: end - kw.start };
         continue;
       }
       if (code.type !== "ident" || isKeyword(code)) {
@@ -463,15 +468,66 @@ class Parser {
     return { kind: "percentBase", value, percent, sign, pos: kw.start, len: what.end - kw.start };
   }
 
-  /** `/ UNIT` after a currency code (a rate: `45 USD/h`), consumed; undefined when none follows. */
+  /** `/ units` after a currency code (a rate: `45 USD/h`, `0.30 EUR/kWh`), consumed; undefined when none follows. */
   private perUnit(): string | undefined {
-    const slash = this.peek();
-    const u = this.peek(1);
-    if (slash.type !== "op" || slash.text !== "/" || u.type !== "ident" || isKeyword(u)) return undefined;
-    if (this.peek(2).type === "(" || !unitNamed(u.text, u.start, u.end - u.start)) return undefined;
+    // a temperature too (`45 USD/°C`), for the evaluator to refuse by name
+    if (!this.unitFollows(0, true)) return undefined;
     this.next();
+    return this.units(this.next()).name;
+  }
+
+  /** `/ UNIT` at peek(k): a unit that can be part of a compound one (not `/ min(…)`; `/ °C` only if any). */
+  private unitFollows(k: number, any = false, op = "/"): boolean {
+    const slash = this.peek(k);
+    const u = this.peek(k + 1);
+    if (slash.type !== "op" || slash.text !== op || u.type !== "ident" || isKeyword(u)) return false;
+    if (this.peek(k + 2).type === "(") return false;
+    const unit = unitNamed(u.text, u.start, u.end - u.start);
+    return unit !== undefined && (any || unit.exps !== undefined);
+  }
+
+  /** `^ INT` or `^ -INT` at peek(): a unit's whole power, consumed; 1 when none follows. */
+  private unitPower(): number {
+    const caret = this.peek();
+    if (caret.type !== "op" || caret.text !== "^") return 1;
+    const minus = this.peek(1).type === "op" && this.peek(1).text === "-";
+    const n = this.peek(minus ? 2 : 1);
+    if (n.type !== "number" || !/^\d{1,3}$/.test(n.text)) return 1;
+    const e = Number(n.text);
+    if (e === 0 || e > MAX_UNIT_EXPONENT) {
+      throw new EngineError(
+        "syntax",
+        `A unit's power must be a whole number from 1 to ${MAX_UNIT_EXPONENT} ${where(this.source, n.start)}`,
+        n.start,
+        n.end - n.start,
+      );
+    }
     this.next();
-    return u.text;
+    if (minus) this.next();
+    this.next();
+    return minus ? -e : e;
+  }
+
+  /**
+   * The rest of a unit after its first name (consumed): its power and the `/ UNIT` that follow
+   * (`km/h`, `m/s^2`); in a conversion's target also `* UNIT` or `· UNIT` (`in kW·h`). The name is
+   * the compound unit's (formatTerms), resolved by the unit table.
+   */
+  private units(first: Token, target = false): { name: string; end: number } {
+    const u = unitNamed(first.text, first.start, first.end - first.start);
+    if (u?.exps === undefined) return { name: first.text, end: first.end };
+    const terms: Term[] = [[first.text, this.unitPower()]];
+    for (;;) {
+      const times = target && this.unitFollows(0, false, "*");
+      if ((!times && !this.unitFollows(0)) || terms.length >= 20) break;
+      this.next();
+      const name = this.next().text;
+      const e = this.unitPower();
+      terms.push([name, times ? e : -e]);
+    }
+    const end = (this.tokens[this.i - 1] as Token).end;
+    const only = terms[0] as Term;
+    return { name: terms.length === 1 && only[1] === 1 ? only[0] : formatTerms(terms), end };
   }
 
   /** A name after a number that is neither a unit nor a currency code: `3 parsecs`, `in furlongs`. */
@@ -572,7 +628,8 @@ class Parser {
         this.next();
         this.enter(t);
         postfix++;
-        left = { kind: "unit", amount: left, unit: t.text, pos: t.start, len: t.end - t.start };
+        const { name, end } = this.units(t);
+        left = { kind: "unit", amount: left, unit: name, pos: t.start, len: end - t.start };
         continue;
       }
       // `3 h 20 min`, `1 km 200 m`: a quantity followed by another is their sum, one compound quantity

@@ -49,7 +49,7 @@ describe("rates", () => {
     ["45 USD/h * 3 km", "Cannot multiply a rate (USD/h) by a length (km) (column 10)"],
     ["45 USD/h in USD/km", "Cannot convert a rate (USD/h) to a rate per a length (USD/km) (column 10)"],
     ["45 USD in USD/h", "Cannot convert an amount in USD to a rate per a duration (USD/h) (column 8)"],
-    ["45 USD/h ^ 2", "Cannot raise a rate (USD/h) to a number (column 10)"],
+    ["(45 USD/h) ^ 2", "Cannot raise a rate (USD/h) to a number (column 12)"],
     ["sqrt(45 USD/h)", "sqrt() needs a number, not a rate (USD/h) (column 1)"],
     ["45 USD/°C", "A rate cannot be per a temperature (°C) (column 4)"],
     ["45 USD/h in cash", "Cash rounding needs an amount of money, not a rate (USD/h) (column 10)"],

@@ -25,6 +25,8 @@ export interface Calendar {
 
 export interface Extensions {
   readonly getUnit: (name: string) => Unit | undefined;
+  /** How a dimension is named in an error ("a speed"). */
+  readonly dimensionName: (dim: string) => string;
   readonly calendar: Calendar;
 }
 
@@ -50,6 +52,11 @@ export function unitNamed(name: string, pos: number, len: number): Unit | undefi
   if (loaded) return loaded.getUnit(name);
   if (name.length === 3 && getCurrency(name)) return undefined;
   throw notLoaded(pos, len);
+}
+
+/** A dimension's name for an error ("a length"); only units have dimensions, so the table is loaded. */
+export function dimensionNamed(dim: string): string {
+  return loaded ? loaded.dimensionName(dim) : "a quantity";
 }
 
 /** The calendar, or a `loading` error at pos. */
