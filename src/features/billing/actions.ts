@@ -15,7 +15,7 @@ import type { CheckoutPreview } from "./quote";
 import { checkoutPreviewSchema, checkoutSchema } from "./schemas";
 import { saveBillingProfile } from "./server/billing-page";
 import { processCheckout } from "./server/checkout";
-import { previewCheckout } from "./server/checkout-preview";
+import { couponCheckRefusal, previewCheckout } from "./server/checkout-preview";
 import { changePlan } from "./server/plan-change";
 import { sellerDetails } from "./server/seller";
 import { cancelAtPeriodEnd, keepPlan, scheduleDowngrade } from "./server/subscription";
@@ -113,6 +113,10 @@ export const checkoutAction = action(
       return { ok: false, error: "Please correct the card details.", fieldErrors: card.errors };
     }
     const db = getDb();
+    if (input.couponCode) {
+      const refused = await couponCheckRefusal(db, viewer.org.id);
+      if (refused) return { ok: false, error: refused, fieldErrors: { couponCode: refused } };
+    }
     const outcome = await processCheckout(
       db,
       await getPaymentProvider(),
@@ -161,8 +165,10 @@ export type CheckoutPreviewResult = ActionResult<CheckoutPreview>;
 export const previewCheckoutAction = action(
   { kind: "org", roles: MANAGER_ROLES, verifiedEmail: true },
   checkoutPreviewSchema,
-  async ({ viewer, input, db }): Promise<CheckoutPreviewResult> =>
-    previewCheckout(
+  async ({ viewer, input, db }): Promise<CheckoutPreviewResult> => {
+    const refused = await couponCheckRefusal(db, viewer.org.id);
+    if (refused) return { ok: false, error: refused, fieldErrors: { couponCode: refused } };
+    return previewCheckout(
       db,
       await loadRateTable(db),
       {
@@ -175,5 +181,6 @@ export const previewCheckoutAction = action(
         couponCode: input.couponCode,
       },
       { sellerCountry: getEnv().SELLER_COUNTRY ?? null },
-    ),
+    );
+  },
 );

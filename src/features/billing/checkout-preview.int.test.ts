@@ -15,10 +15,12 @@ import {
 } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestProvider } from "@/server/payments/test-provider";
+import { consumeRateLimit } from "@/server/rate-limit";
 import { confirmedSession } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
-import { previewCheckoutAction } from "./actions";
+import { checkoutAction, previewCheckoutAction } from "./actions";
 import { processCheckout } from "./server/checkout";
+import { COUPON_CHECKS } from "./server/checkout-preview";
 import { createCoupon, deactivateCoupon, type NewCoupon } from "./server/coupons";
 
 // The checkout's "Apply" runs for real: a Better Auth session in the request's cookie, the action
@@ -238,5 +240,38 @@ describe("previewCheckoutAction", () => {
       ok: false,
       fieldErrors: { couponCode: "Your organization has already used the code QUARTER." },
     });
+  });
+
+  it("stops an organization guessing codes: previews and checkouts with a code share one hourly limit", async () => {
+    // Use up what is left of this organization's hour (the tests above used some of it).
+    const left = await t.db.transaction((tx) => consumeRateLimit(tx, COUPON_CHECKS, ORG));
+    if (!left.allowed) throw new Error("the limit was already used up");
+    if (left.remaining > 0) {
+      await t.db.transaction((tx) => consumeRateLimit(tx, COUPON_CHECKS, ORG, left.remaining));
+    }
+    const refused = await preview("olga", { ...base, couponCode: "FIVE-USD" });
+    expect(refused).toMatchObject({ ok: false, fieldErrors: { couponCode: expect.any(String) } });
+    if (refused.ok) return;
+    expect(refused.error).toMatch(
+      /^Too many promotion codes were tried for this organization\. Try again in \d+ minutes?\.$/,
+    );
+    const before = await t.db.select().from(orders).where(eq(orders.organizationId, ORG));
+    const checkout = await checkoutAction.using(environment("olga"))({
+      ...base,
+      plan: "team",
+      name: "Preview GmbH",
+      cardNumber: "4242424242424242",
+      expiry: "12/30",
+      cvc: "123",
+      idempotencyKey: crypto.randomUUID(),
+      couponCode: "FIVE-USD",
+    });
+    expect(checkout).toMatchObject({
+      ok: false,
+      error: refused.error,
+      fieldErrors: { couponCode: refused.error },
+    });
+    // Nothing was placed or charged for the refused checkout.
+    expect(await t.db.select().from(orders).where(eq(orders.organizationId, ORG))).toEqual(before);
   });
 });

@@ -3,10 +3,26 @@ import { type BillingInterval, getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
 import { checkVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
+import { plural } from "@/core/plural";
 import { fail, ok, type Result } from "@/core/result";
 import type { Db } from "@/server/db/client";
+import { consumeRateLimit, type RateLimitRule } from "@/server/rate-limit";
 import { type CheckoutPreview, previewOf } from "../quote";
 import { peekCoupon } from "./coupons";
+
+/**
+ * Promotion codes one organization may have checked in an hour, by previews and checkouts together:
+ * plenty for a person comparing plans and currencies, far too few to guess codes.
+ */
+export const COUPON_CHECKS: RateLimitRule = { bucket: "coupon-check", limit: 60, windowSeconds: 60 * 60 };
+
+/** Null when the organization may have one more promotion code checked now; else why not. */
+export async function couponCheckRefusal(db: Db, organizationId: string): Promise<string | null> {
+  const decision = await db.transaction((tx) => consumeRateLimit(tx, COUPON_CHECKS, organizationId));
+  if (decision.allowed) return null;
+  const minutes = Math.max(1, Math.ceil(decision.retryAfterSeconds / 60));
+  return `Too many promotion codes were tried for this organization. Try again in ${plural(minutes, "minute")}.`;
+}
 
 export interface PreviewRequest {
   organizationId: string;
