@@ -116,7 +116,7 @@ export function BillingUpgrade({ choices }: { choices: UpgradeChoice[] }) {
               {choice.discount ? (
                 <>
                   <dt className="text-emerald-700 dark:text-emerald-400">
-                    Discount (<span className="font-mono">{choice.discount.code}</span>)
+                    Discount (<span className="font-mono whitespace-nowrap">{choice.discount.code}</span>)
                   </dt>
                   <dd
                     className="tabular text-right text-emerald-700 dark:text-emerald-400"

@@ -142,7 +142,7 @@ export function CheckoutForm({
             hint={
               shown
                 ? `${shown.code} applied: the summary shows its discount.`
-                : codeTyped
+                : codeTyped && !codeError
                   ? "Apply the code to see its discount before paying."
                   : undefined
             }
@@ -270,7 +270,7 @@ function PreviewSummary({ quote, preview }: { quote: CheckoutQuote; preview: Che
       </div>
       <div className="flex items-baseline justify-between gap-4 text-emerald-700 dark:text-emerald-400">
         <dt>
-          Discount (<span className="font-mono">{preview.code}</span>)
+          Discount (<span className="font-mono whitespace-nowrap">{preview.code}</span>)
         </dt>
         <dd className="tabular" data-testid="summary-discount">
           {preview.discount}

@@ -8,6 +8,7 @@ import { validateVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
 import type { Db } from "@/server/db/client";
 import { billingProfiles, creditNotes, invoices, orders, paymentMethods } from "@/server/db/schema";
+import { subscriptionCoupon } from "./coupons";
 import { listInvoices } from "./invoices";
 import { BILLING_PAGE_DOCUMENTS } from "./limits";
 import { type PlanChangeQuote, previewPlanChange } from "./plan-change";
@@ -21,8 +22,8 @@ export interface UpgradeOption {
 
 /**
  * The charge the next renewal will make, priced as the renewal prices it: the plan it renews to (a
- * scheduled downgrade's), the subscription's interval and currency, and the billing country of the
- * last paid order. None when the plan ends with the period.
+ * scheduled downgrade's), the subscription's interval and currency, its coupon while it has charges
+ * left, and the billing country of the last paid order. None when the plan ends with the period.
  */
 async function nextCharge(db: Db, rates: RateTable | null, organizationId: string, now: Date) {
   const sub = await getSubscription(db, organizationId);
@@ -43,6 +44,7 @@ async function nextCharge(db: Db, rates: RateTable | null, organizationId: strin
     currency: sub.currency,
     country: last.country,
     table: rates,
+    coupon: await subscriptionCoupon(db, organizationId, sub.currency),
   });
   if (!quote.ok) return null;
   return { ...quote.value, at: sub.currentPeriodEnd, plan: plan.id, interval: sub.interval };

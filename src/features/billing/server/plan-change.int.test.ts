@@ -510,8 +510,22 @@ describe("a subscription's coupon on an upgrade", () => {
     ]);
     expect(lines[2]?.description).toBe("Discount (coupon UP-QUARTER)");
     expect(lines.reduce((sum, l) => sum + l.amountMinor, 0n)).toBe(invoice?.totalMinor);
-    // A proration uses up none of the coupon's charges: the next renewal is still discounted.
+    // A proration uses up none of the coupon's charges: the next renewal is still discounted, and
+    // the billing page's next charge says what it will be.
     expect(await subOf(orgId)).toMatchObject({ plan: "team", couponId, discountPeriodsLeft: 2 });
+    const next = (await loadBillingPage(t.db, rates, orgId, MID)).next;
+    expect(next?.discount.amount).toBe(half(teamMonthly() * 25n, 100n));
+    await runBillingClock(t.db, createTestProvider(), rates, END);
+    const [renewal] = await t.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.organizationId, orgId), eq(orders.kind, "renewal")));
+    expect(renewal).toMatchObject({
+      status: "paid",
+      couponId,
+      discountMinor: next?.discount.amount,
+      totalMinor: next?.total.amount,
+    });
   });
 
   it("takes a fixed amount for the part of the period charged", async () => {
