@@ -93,6 +93,7 @@ describe("compound units", () => {
     ["45 USD/h * 3 km", "Cannot multiply a rate (USD/h) by a length (km) (column 10)"],
     ["3 km * 45 USD", "Cannot multiply a length (km) by an amount in USD (column 6)"],
     ["45 USD/°C", "A rate cannot be per a temperature (°C) (column 4)"],
+    ["100 USD / (5 km/h) + 1 USD", "Cannot add a rate (USD/(km/h)) and an amount in USD (column 20)"],
     ["1 m/s in furlongs/s", "Unknown unit 'furlongs' at column 10 (column 10)"],
     ["2 m / (1 m - 1 m)", "Division by zero (column 5)"],
   ])("%s is refused: %s", (source, expected) => {
