@@ -93,6 +93,7 @@ describe("compound units", () => {
     ["45 USD/h * 3 km", "Cannot multiply a rate (USD/h) by a length (km) (column 10)"],
     ["3 km * 45 USD", "Cannot multiply a length (km) by an amount in USD (column 6)"],
     ["45 USD/°C", "A rate cannot be per a temperature (°C) (column 4)"],
+    ["100 USD / (5 km/h) + 1 USD", "Cannot add a rate (USD/(km/h)) and an amount in USD (column 20)"],
     ["1 m/s in furlongs/s", "Unknown unit 'furlongs' at column 10 (column 10)"],
     ["2 m / (1 m - 1 m)", "Division by zero (column 5)"],
   ])("%s is refused: %s", (source, expected) => {
@@ -315,6 +316,35 @@ function near(a: Decimal, b: Decimal, rel: number): boolean {
 
 const SEED = Number(process.env.COMPOUND_SEED ?? 20261128);
 const RUNS = Math.min(Number(process.env.COMPOUND_RUNS ?? 400), 2_000);
+
+describe(`compound conversions are exact (seed ${SEED})`, () => {
+  it("converting there and back gives the value written, exactly", () => {
+    const kinds: readonly Kind[] = [
+      "speed",
+      "acceleration",
+      "dataRate",
+      "density",
+      "fuel",
+      "area2",
+      "volume3",
+    ];
+    const arb = fc.tuple(
+      fc.constantFrom(...kinds),
+      fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+      fc.boolean(),
+      value,
+    );
+    fc.assert(
+      fc.property(arb, ([kind, [i, j, k, l], flag, v]) => {
+        const there = unitOf(kind, i as number, j as number, flag).ours;
+        const back = unitOf(kind, k as number, l as number, !flag).ours;
+        const r = evaluate(`(${v} ${there} in ${back}) in ${there}`, { precision: 50 });
+        expect(r.ok && [r.value.value, r.exact]).toEqual([new Decimal(v).toString(), true]);
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
 
 describe(`against GNU units and qalc (seed ${SEED}, ${RUNS} cases)`, () => {
   const cases = fc.sample(caseArb, { numRuns: RUNS, seed: SEED });

@@ -42,7 +42,7 @@ import { Exact, isDecimalError, recoverDecimalState } from "./clones";
 import type { Allowance, Meter } from "./cost";
 import type { Unit } from "./dimensions";
 import { EngineError, type EvalErrorCode, type ExpressionError, lineColumn } from "./errors";
-import { dayNumber, Evaluator, type Val } from "./evaluator";
+import { dayNumber, Evaluator, perName, type Val } from "./evaluator";
 import { type DecimalLike, formatDecimal, formatFixed, type Notation, ScaledDecimal } from "./format";
 import { isPrecision, LIMITS, PRECISION_RULE } from "./limits";
 import * as N from "./num";
@@ -655,8 +655,7 @@ function presentRate(
     per: per.name,
     ...(fraction ? { fraction } : {}),
   };
-  // a compound unit after the slash in parentheses: 20 USD/(km/h)
-  const display = `${text} ${c}/${/[/·]/.test(per.name) ? `(${per.name})` : per.name}`;
+  const display = `${text} ${c}/${perName(per)}`;
   return { value, display, exact: full.exact, full: display, fullExact: full.exact };
 }
 

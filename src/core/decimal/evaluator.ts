@@ -58,10 +58,15 @@ export function dayNumber(v: N.Num): number {
   return N.isQ(v) ? Number(R.roundToDp(v, 0, "floor")?.q ?? 0n) : 0;
 }
 
+/** A rate's unit after the slash, a compound one in parentheses: USD/(km/h). */
+export function perName(per: Unit): string {
+  return /[/·]/.test(per.name) ? `(${per.name})` : per.name;
+}
+
 /** What a value is, for an error: "a duration (h)", "an amount in USD", "a number". */
 function whatIs(x: Val): string {
   if (x.date) return "a date";
-  if (x.per) return `a rate (${x.c}/${x.per.name})`;
+  if (x.per) return `a rate (${x.c}/${perName(x.per)})`;
   return x.u ? `${dimensionName(x.u.dim)} (${x.u.name})` : kindOf(x.c);
 }
 
@@ -596,11 +601,11 @@ export class Evaluator {
   }
 
   /** A rate shown in another currency and per another unit: 1200 USD/month in USD/day. */
-  private convertRate(x: Val, to: string, perName: string, node: Node): Val {
-    const per = this.unitOf(perName, node);
+  private convertRate(x: Val, to: string, perUnit: string, node: Node): Val {
+    const per = this.unitOf(perUnit, node);
     if (!x.per || x.per.dim !== per.dim) {
       this.refuse(
-        `Cannot convert ${whatIs(x)} to a rate per ${dimensionName(per.dim)} (${to}/${per.name})`,
+        `Cannot convert ${whatIs(x)} to a rate per ${dimensionName(per.dim)} (${to}/${perName(per)})`,
         node,
       );
     }

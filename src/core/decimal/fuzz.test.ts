@@ -119,6 +119,26 @@ const VOCAB = [
   "0^0",
   "1/0",
   "%%",
+  // units, compound units and their powers
+  "km",
+  "h",
+  "m",
+  "s",
+  "kWh",
+  "kW",
+  "°C",
+  "Δ°C",
+  "MB/s",
+  "km/h",
+  "m/s^2",
+  "²",
+  "³",
+  "·",
+  "^-2",
+  "in m/s",
+  "in kW·h",
+  "USD/h",
+  "EUR/kWh",
 ] as const;
 
 const CHARS =

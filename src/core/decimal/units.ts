@@ -6,7 +6,9 @@
  * is 30.436875 days): as a duration (`USD/month in USD/day`) that is what they mean; added to a date
  * they move it by calendar months instead (calendar.ts). Temperatures are points on a scale with an
  * offset (°C, °F, K), their differences another dimension (Δ°C, Δ°F, ΔK): see ARCHITECTURE.md and the
- * calculator docs. This table loads on first use (registry.ts).
+ * calculator docs. Compound units (`km/h`, `m/s²`, `kW·h`) are built from the named ones by name:
+ * their factor is the exact product of the terms' factors, their dimension the sum of the terms'
+ * exponents. This table loads on first use (registry.ts).
  */
 import {
   type Dimension,
