@@ -53,6 +53,8 @@ const CARDS = {
   approve: "4242424242424242",
   approveThenDecline: "4000000000000341",
   decline: "4000000000000002",
+  /** Saving it gets no answer (card updates only: at checkout it leaves a pending order). */
+  timeout: "4000000000000119",
 } as const;
 type CardKind = keyof typeof CARDS;
 
@@ -83,7 +85,7 @@ type Op =
   | { kind: "due"; both: boolean; hours: number }
   | { kind: "refund"; pick: number; permille: number; via: number }
   | { kind: "upgrade"; pick: number; plan: PaidPlanId; yearly: boolean; via: number }
-  | { kind: "downgrade"; pick: number; to: "pro" | "free"; via: number }
+  | { kind: "downgrade"; pick: number; to: PaidPlanId | "free"; via: number }
   | { kind: "cancel"; pick: number; via: number }
   | { kind: "resume"; pick: number; via: number }
   | { kind: "card"; pick: number; card: CardKind; via: number };
@@ -103,7 +105,13 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       org: orgArb,
       plan: fc.constantFrom<PaidPlanId>("pro", "team"),
       yearly: fc.constantFrom(false, false, false, true),
-      card: fc.constantFrom<CardKind>("approve", "approve", "approve", "approveThenDecline", "decline"),
+      card: fc.constantFrom<CardKind>(
+        "approve",
+        "approve",
+        "approveThenDecline",
+        "approveThenDecline",
+        "decline",
+      ),
       via: viaArb,
     }),
   },
@@ -161,18 +169,24 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("downgrade" as const),
       pick: pickArb,
-      to: fc.constantFrom("pro" as const, "pro" as const, "free" as const),
+      to: fc.constantFrom<PaidPlanId | "free">("pro", "pro", "team", "free"),
       via: viaArb,
     }),
   },
   fc.record({ kind: fc.constant("cancel" as const), pick: pickArb, via: viaArb }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("resume" as const), pick: pickArb, via: viaArb }) },
   {
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant("card" as const),
       pick: pickArb,
-      card: fc.constantFrom<CardKind>("approve", "approveThenDecline", "approveThenDecline", "decline"),
+      card: fc.constantFrom<CardKind>(
+        "approve",
+        "approveThenDecline",
+        "approveThenDecline",
+        "decline",
+        "timeout",
+      ),
       via: viaArb,
     }),
   },
@@ -251,6 +265,7 @@ const seen = {
   upgrades: 0,
   intervalUpgrades: 0,
   upgradesDeclined: 0,
+  pastDueUpgrades: 0,
   changesRefused: 0,
   downgrades: 0,
   downgradedRenewals: 0,
@@ -328,11 +343,14 @@ async function runModel(ops: Op[]) {
   }
 
   /**
-   * The organization a change acts on: for `pick` below 9, one with a paid period running or a
-   * past-due renewal if there is one; otherwise organization `pick mod ORGS`.
+   * The organization a change acts on: for `pick` below 4, a past-due one if there is one (its
+   * window is short); below 9, one with a paid period running or past due; otherwise organization
+   * `pick mod ORGS` (refusals are drawn too).
    */
   function pickOrg(pick: number): OrgModel {
+    const pastDue = orgs.filter((o) => o.pastDue);
     const live = orgs.filter((o) => running(o.sub) || o.pastDue);
+    if (pick < 4 && pastDue.length > 0) return pastDue[pick % pastDue.length] as OrgModel;
     return (pick < 9 && live.length > 0 ? live[pick % live.length] : orgs[pick % ORGS]) as OrgModel;
   }
 
@@ -457,13 +475,18 @@ async function runModel(ops: Op[]) {
           { now: () => at },
         );
         const sub = org.sub;
-        const refuse = (error: RegExp | null) => {
-          expect(outcome.ok, `${org.id}: upgrade to ${target.plan} ${target.interval}`).toBe(false);
-          if (error && !outcome.ok) expect(outcome.error).toMatch(error);
+        const refuse = (error: RegExp) => {
+          expect(outcome, `${org.id}: upgrade to ${target.plan} ${target.interval}`).toMatchObject({
+            ok: false,
+            error: expect.stringMatching(error),
+          });
           seen.changesRefused += 1;
         };
-        // Past due: refused (the pending renewal or the past-due status says why).
-        if (org.pastDue) return refuse(null);
+        // Past due: refused until the renewal is paid.
+        if (org.pastDue) {
+          seen.pastDueUpgrades += 1;
+          return refuse(/renewal payment was declined/);
+        }
         if (!running(sub)) return refuse(/Free plan/);
         const dp = PLAN_RANK[target.plan] - PLAN_RANK[sub.plan];
         const di = INTERVAL_RANK[target.interval] - INTERVAL_RANK[sub.interval];
@@ -545,8 +568,9 @@ async function runModel(ops: Op[]) {
           sub.scheduled = null;
           seen.cancels += 1;
         } else {
-          if (sub.plan !== "team") return refuse(/cannot be downgraded/);
-          sub.scheduled = op.to;
+          // Only a lower paid plan: Team to Pro.
+          if (op.to !== "pro" || sub.plan !== "team") return refuse(/cannot be downgraded/);
+          sub.scheduled = "pro";
           sub.cancel = false;
           seen.downgrades += 1;
         }
@@ -564,9 +588,9 @@ async function runModel(ops: Op[]) {
           idempotencyKey: crypto.randomUUID(),
           at,
         });
-        if (op.card === "decline") {
-          // Refused when saved: the old card stays on file.
-          expect(outcome).toMatchObject({ status: "declined" });
+        if (op.card === "decline" || op.card === "timeout") {
+          // Refused when saved, or no answer: the old card stays on file, nothing is charged.
+          expect(outcome).toMatchObject({ status: op.card === "decline" ? "declined" : "unknown" });
           seen.cardsRefused += 1;
           return;
         }
@@ -660,31 +684,66 @@ async function runModel(ops: Op[]) {
     expect(over).toEqual([]);
     // This run's organizations: the plan in effect, the subscription row, the card on file, the paid
     // orders (prorations with the amounts the model expects), one invoice each, and one successful
-    // provider charge per paid order (the provider's own record).
-    const charged = new Map<string, { n: number; minor: bigint }>();
-    for (const e of readLedger(ledger)) {
-      if (e.replay || e.op === "refund" || e.result.status !== "succeeded") continue;
-      const org = e.key.slice(0, e.key.indexOf(":"));
-      const sum = charged.get(org) ?? { n: 0, minor: 0n };
-      charged.set(org, { n: sum.n + 1, minor: sum.minor + BigInt(e.amount) });
-    }
+    // provider charge per paid order (the provider's own record). One query per table for all three.
+    const charged = providerCharges();
+    const byOrg = <T extends { organization_id: string }>(rows: T[], id: string) =>
+      rows.filter((r) => r.organization_id === id);
+    const paid = await t.sql<{ organization_id: string; n: number; total: string }[]>`
+      select organization_id, count(*)::int as n, sum(total_minor)::text as total from orders
+      where organization_id in ${t.sql(ids)} and status = 'paid' group by 1`;
+    const periodOrders = await t.sql<
+      {
+        organization_id: string;
+        plan: PaidPlanId;
+        interval: BillingInterval;
+        subtotal: string;
+        discount: string;
+      }[]
+    >`select organization_id, plan, interval, subtotal_minor::text as subtotal, discount_minor::text as discount
+      from orders where organization_id in ${t.sql(ids)} and status = 'paid' and kind <> 'proration'`;
+    const prorationOrders = await t.sql<
+      {
+        organization_id: string;
+        plan: PaidPlanId;
+        interval: BillingInterval;
+        subtotal: string;
+        credit: string;
+      }[]
+    >`select organization_id, plan, interval, subtotal_minor::text as subtotal, credit_minor::text as credit
+      from orders where organization_id in ${t.sql(ids)} and status = 'paid' and kind = 'proration'
+      order by paid_at, created_at`;
+    const subs = await t.sql<
+      {
+        organization_id: string;
+        plan: string;
+        interval: string;
+        status: string;
+        cancel: boolean;
+        scheduled: string | null;
+        start: Date;
+        end: Date;
+      }[]
+    >`select organization_id, plan, interval, status, cancel_at_period_end as cancel,
+        scheduled_plan as scheduled, current_period_start as start, current_period_end as end
+      from subscriptions where organization_id in ${t.sql(ids)}`;
+    const cards = await t.sql<{ organization_id: string; method_reference: string }[]>`
+      select organization_id, method_reference from payment_methods where organization_id in ${t.sql(ids)}`;
+    const issued = await t.sql<{ organization_id: string; n: number }[]>`
+      select organization_id, count(*)::int as n from invoices
+      where organization_id in ${t.sql(ids)} and status = 'paid' group by 1`;
     for (const org of orgs) {
       const where = `${org.id} at ${now.toISOString()}`;
       expect(await organizationPlan(t.db, org.id, now), where).toBe(planAt(org, now));
-      const paid = await t.sql`select count(*)::int as n, coalesce(sum(total_minor), 0)::text as total
-        from orders where organization_id = ${org.id} and status = 'paid'`;
-      expect(paid[0]?.n, `${org.id}'s paid orders`).toBe(org.paidOrders);
+      const [orders] = byOrg(paid, org.id);
+      expect(orders?.n ?? 0, `${org.id}'s paid orders`).toBe(org.paidOrders);
       // A purchase or renewal pays its plan's price for one period (a renewal: the scheduled plan's).
-      const periods = await t.sql`select plan, interval, subtotal_minor, discount_minor from orders
-        where organization_id = ${org.id} and status = 'paid' and kind <> 'proration'`;
-      for (const o of periods) {
+      for (const o of byOrg(periodOrders, org.id)) {
         expect(
-          { subtotal: BigInt(o.subtotal_minor), discount: BigInt(o.discount_minor) },
+          { subtotal: BigInt(o.subtotal), discount: BigInt(o.discount) },
           `${org.id}'s ${o.plan} ${o.interval} order`,
         ).toEqual({ subtotal: priceOf(o.plan, o.interval), discount: 0n });
       }
-      const [sub] = await t.sql`select plan, interval, status, cancel_at_period_end, scheduled_plan,
-          current_period_start, current_period_end from subscriptions where organization_id = ${org.id}`;
+      const [sub] = byOrg(subs, org.id);
       const expected = org.sub;
       expect(sub === undefined, `${where}: no subscription`).toBe(expected === null);
       if (sub && expected) {
@@ -693,10 +752,10 @@ async function runModel(ops: Op[]) {
             plan: sub.plan,
             interval: sub.interval,
             status: sub.status,
-            cancel: sub.cancel_at_period_end,
-            scheduled: sub.scheduled_plan,
-            start: new Date(sub.current_period_start).toISOString(),
-            end: new Date(sub.current_period_end).toISOString(),
+            cancel: sub.cancel,
+            scheduled: sub.scheduled,
+            start: new Date(sub.start).toISOString(),
+            end: new Date(sub.end).toISOString(),
           },
           `${where}: the subscription`,
         ).toEqual({
@@ -710,33 +769,45 @@ async function runModel(ops: Op[]) {
         });
       }
       expect(sub?.status === "past_due", `${where}: past due`).toBe(org.pastDue !== null);
-      const [card] =
-        await t.sql`select method_reference from payment_methods where organization_id = ${org.id}`;
+      const [card] = byOrg(cards, org.id);
       expect(
-        card ? String(card.method_reference).replace(/^test_pm_([a-z]+)_.*$/, "$1") : null,
+        card ? card.method_reference.replace(/^test_pm_([a-z]+)_.*$/, "$1") : null,
         `${where}: card`,
       ).toBe(org.card);
-      const prorations = await t.sql`select subtotal_minor, credit_minor, plan, interval from orders
-        where organization_id = ${org.id} and kind = 'proration' and status = 'paid' order by paid_at, created_at`;
       expect(
-        prorations.map((p) => ({
-          subtotal: BigInt(p.subtotal_minor),
-          credit: BigInt(p.credit_minor),
+        byOrg(prorationOrders, org.id).map((p) => ({
+          subtotal: BigInt(p.subtotal),
+          credit: BigInt(p.credit),
           plan: p.plan,
           interval: p.interval,
         })),
         `${org.id}'s prorations`,
       ).toEqual(org.prorations);
-      const issued =
-        await t.sql`select count(*)::int as n from invoices where organization_id = ${org.id} and status = 'paid'`;
-      expect(issued[0]?.n).toBe(org.paidOrders);
+      expect(byOrg(issued, org.id)[0]?.n ?? 0, `${org.id}'s invoices`).toBe(org.paidOrders);
       // The provider moved exactly the paid orders' money: one charge each, the same total.
       expect(charged.get(org.id) ?? { n: 0, minor: 0n }, `${org.id}'s provider charges`).toEqual({
         n: org.paidOrders,
-        minor: BigInt(paid[0]?.total ?? "0"),
+        minor: BigInt(orders?.total ?? "0"),
       });
     }
   }
+}
+
+/** Successful charges per organization in the provider's own record (its first answers only). */
+const ledgerCharges = new Map<string, { n: number; minor: bigint }>();
+let ledgerRead = 0;
+
+/** Adds the ledger lines written since the last call (the file only grows) and returns the totals. */
+function providerCharges() {
+  const entries = readLedger(ledger);
+  for (const e of entries.slice(ledgerRead)) {
+    if (e.replay || e.op === "refund" || e.result.status !== "succeeded") continue;
+    const org = e.key.slice(0, e.key.indexOf(":"));
+    const sum = ledgerCharges.get(org) ?? { n: 0, minor: 0n };
+    ledgerCharges.set(org, { n: sum.n + 1, minor: sum.minor + BigInt(e.amount) });
+  }
+  ledgerRead = entries.length;
+  return ledgerCharges;
 }
 
 describe("billing against a model", () => {
