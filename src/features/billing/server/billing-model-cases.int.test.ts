@@ -10,6 +10,7 @@ import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
 import { changePlan } from "./plan-change";
 import { runBillingClock } from "./renew";
+import { cancelAtPeriodEnd, scheduleDowngrade } from "./subscription";
 
 /**
  * Sequences the model-based test (`billing-model.int.test.ts`) found, each the smallest that showed
@@ -31,7 +32,7 @@ afterAll(async () => {
   await t.drop();
 });
 
-async function subscribedWith(id: string, number: string) {
+async function subscribedWith(id: string, number: string, plan: "pro" | "team" = "pro") {
   await t.db.insert(organization).values({ id, name: id, slug: id });
   await t.db.insert(member).values({ id: `m-${id}`, organizationId: id, userId: "u1", role: "owner" });
   const card = checkCard({ number, expiry: "12/30", cvc: "123" }, START);
@@ -44,7 +45,7 @@ async function subscribedWith(id: string, number: string) {
       organization: { id, name: id },
       userId: "u1",
       idempotencyKey: crypto.randomUUID(),
-      plan: "pro",
+      plan,
       interval: "monthly",
       currency: "EUR",
       billing: { name: `${id} GmbH`, country: "DE", vatId: null },
@@ -90,5 +91,20 @@ describe("an upgrade while the renewal is past due", () => {
       .from(orders)
       .where(and(eq(orders.organizationId, "case-past-due"), eq(orders.kind, "proration")));
     expect(prorations).toEqual([]);
+  });
+});
+
+describe("a downgrade scheduled after a cancellation", () => {
+  it("replaces the cancellation, its time and reason included", async () => {
+    await subscribedWith("case-cancel-then-downgrade", "4242424242424242", "team");
+    const at = new Date(START.getTime() + 86_400_000);
+    expect(await cancelAtPeriodEnd(t.db, "case-cancel-then-downgrade", at, "too dear")).toMatchObject({
+      ok: true,
+      subscription: { cancelAtPeriodEnd: true, canceledAt: at, cancelReason: "too dear" },
+    });
+    expect(await scheduleDowngrade(t.db, "case-cancel-then-downgrade", "pro", at)).toMatchObject({
+      ok: true,
+      subscription: { cancelAtPeriodEnd: false, scheduledPlan: "pro", canceledAt: null, cancelReason: null },
+    });
   });
 });
