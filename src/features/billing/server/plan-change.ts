@@ -78,13 +78,7 @@ async function prepare(
 ): Promise<Prepared | Refusal> {
   const at = toSecond(now);
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
-  if (sub?.status === "past_due") {
-    return {
-      ok: false,
-      error:
-        "The last renewal payment was declined, so the plan cannot change until it is paid. Update the card on file first.",
-    };
-  }
+  if (sub?.status === "past_due") return pastDueRefusal;
   if (!sub || effectivePlan(sub, at) === "free" || !sub.lastOrderId) {
     return { ok: false, error: "This organization is on the Free plan: choose a paid plan at checkout." };
   }
@@ -221,6 +215,13 @@ async function claimChange(
       .where(and(eq(orders.organizationId, organizationId), eq(orders.status, "pending")))
       .limit(1);
     if (pending) {
+      // A renewal left pending while its declined payment waits for a retry: past due, not a payment
+      // being confirmed.
+      const [sub] = await tx
+        .select({ status: subscriptions.status })
+        .from(subscriptions)
+        .where(eq(subscriptions.organizationId, organizationId));
+      if (pending.kind === "renewal" && sub?.status === "past_due") return { done: pastDueRefusal };
       // An upgrade whose answer was lost and whose request is gone (the page was reloaded): nothing
       // else settles it, so this request asks the provider again under that order's own key, which
       // answers with the first attempt's result. Anything else pending refuses the change.
@@ -279,6 +280,12 @@ async function claimChange(
     return { order, quote, card };
   });
 }
+
+const pastDueRefusal: Refusal = {
+  ok: false,
+  error:
+    "The last renewal payment was declined, so the plan cannot change until it is paid. Update the card on file first.",
+};
 
 const pendingRefusal: Refusal = {
   ok: false,

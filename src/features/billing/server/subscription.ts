@@ -49,7 +49,10 @@ export async function cancelAtPeriodEnd(
   });
 }
 
-/** Moves to a lower paid plan when the paid period ends (Team to Pro). */
+/**
+ * Moves to a lower paid plan when the paid period ends (Team to Pro). It replaces a scheduled
+ * cancellation, whose time and reason go with it (as with `keepPlan`).
+ */
 export async function scheduleDowngrade(
   db: Db,
   organizationId: string,
@@ -63,7 +66,12 @@ export async function scheduleDowngrade(
   if (!downgradeTargets(sub.plan).includes(target)) {
     return { ok: false, error: `${sub.plan === "pro" ? "Pro" : "Team"} cannot be downgraded to that plan.` };
   }
-  return update(db, organizationId, { scheduledPlan: target, cancelAtPeriodEnd: false });
+  return update(db, organizationId, {
+    scheduledPlan: target,
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+    cancelReason: null,
+  });
 }
 
 /** Undoes a scheduled cancellation or downgrade: the plan continues as it is. */
