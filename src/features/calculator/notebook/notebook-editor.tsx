@@ -98,9 +98,9 @@ export function NotebookEditor({
   if (precision !== null) lastPrecision.current = precision;
   const p = precision ?? lastPrecision.current;
   // the engine is not on the page's first load: it comes with the first sheet, focus or pointer
-  const [engine, setEngine] = useState<typeof import("@/core/decimal/sheet") | null>(null);
+  const [engine, setEngine] = useState<typeof import("./sheet-run") | null>(null);
   const loadEngine = useCallback(() => {
-    void import("@/core/decimal/sheet").then(setEngine);
+    void import("./sheet-run").then(setEngine);
   }, []);
   useEffect(() => {
     if (text.trim() !== "") loadEngine();
@@ -108,7 +108,7 @@ export function NotebookEditor({
   const results: readonly LineResult[] = useMemo(() => {
     if (!engine) return [];
     evaluator.current ??= new engine.SheetEvaluator();
-    return evaluator.current.run(text, { precision: p, rounding: draft.rounding, rates });
+    return engine.runSheet(evaluator.current, text, { precision: p, rounding: draft.rounding, rates });
   }, [engine, text, p, draft.rounding, rates]);
   const lines = draft.text.split("\n");
   const stale = !engine && text.trim() !== "";
@@ -138,9 +138,12 @@ export function NotebookEditor({
         </div>
       </div>
       {notice}
+      {/* Left out of session replays (data-sentry-block): its text is masked there anyway, and recording
+          it cost every keystroke a masked copy of the whole sheet and a walk of the mutated rows. */}
       <div
         className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
+        data-sentry-block
         data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
       >
         <div className="relative min-w-0">
@@ -240,8 +243,10 @@ function sameChunk(a: ChunkProps, b: ChunkProps): boolean {
   return true;
 }
 
-// Chunks and rows off screen skip style, layout and paint (content-visibility), so an edit costs the
+// Chunks of the mirror off screen skip style, layout and paint (content-visibility), so an edit costs the
 // browser the rows in view, not the whole sheet; every row is h-7 (1.75rem), which sizes them unseen.
+// Inside a chunk that changed, each line's result is memoized too: only the results that changed
+// render again.
 const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkProps) {
   const shown = lines.slice(from, from + CHUNK);
   return (
@@ -251,7 +256,7 @@ const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkPro
     >
       {shown.map((line, k) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-        <div key={k} className={cn("h-7", lineClass(line, results[from + k]))}>
+        <div key={k} className={cn("h-7", lineClass(line, results[from + k]?.kind === "error"))}>
           {line || " "}
         </div>
       ))}
@@ -259,8 +264,9 @@ const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkPro
   );
 }, sameChunk);
 
-const RESULT_ROW =
-  "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 [contain-intrinsic-size:auto_1.75rem] [content-visibility:auto] sm:px-3";
+// Result rows are not content-visibility:auto one by one: the browser checks each such element against
+// the viewport on every frame, and 500 of them cost each keystroke's frame more than they saved.
+const RESULT_ROW = "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3";
 
 const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkProps) {
   return lines.slice(from, from + CHUNK).map((_, k) => (
@@ -271,16 +277,22 @@ const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkPro
   ));
 }, sameChunk);
 
-function lineClass(line: string, result: LineResult | undefined): string {
+function lineClass(line: string, error: boolean): string {
   const trimmed = line.trim();
   if (trimmed.startsWith("#")) return "font-semibold text-foreground";
   if (trimmed.startsWith("//")) return "text-muted-foreground italic";
-  if (result?.kind === "error") return "text-foreground underline decoration-destructive decoration-wavy";
+  if (error) return "text-foreground underline decoration-destructive decoration-wavy";
   return "text-foreground";
 }
 
 /** One line's result: the value (a button that copies it) and its badge, or the error with its column. */
-function LineResultView({ result, lineNo }: { result: LineResult | undefined; lineNo: number }) {
+const LineResultView = memo(function LineResultView({
+  result,
+  lineNo,
+}: {
+  result: LineResult | undefined;
+  lineNo: number;
+}) {
   if (!result) return null;
   if (result.kind === "heading") return <span className="h-px w-6 bg-border" aria-hidden />;
   if (result.kind === "error") {
@@ -335,7 +347,7 @@ function LineResultView({ result, lineNo }: { result: LineResult | undefined; li
       </span>
     </>
   );
-}
+});
 
 async function copy(text: string) {
   try {
