@@ -108,7 +108,7 @@ export function NotebookEditor({
   const results: readonly LineResult[] = useMemo(() => {
     if (!engine) return [];
     evaluator.current ??= new engine.SheetEvaluator();
-    return engine.runSheet(evaluator.current, text, { precision: p, rounding: draft.rounding, rates });
+    return evaluator.current.run(text, { precision: p, rounding: draft.rounding, rates });
   }, [engine, text, p, draft.rounding, rates]);
   const lines = draft.text.split("\n");
   const stale = !engine && text.trim() !== "";
@@ -138,12 +138,11 @@ export function NotebookEditor({
         </div>
       </div>
       {notice}
-      {/* Left out of session replays (data-sentry-block): its text is masked there anyway, and recording
-          it cost every keystroke a masked copy of the whole sheet and a walk of the mutated rows. */}
+      {/* Left out of session replays (sentry-block): its text is masked there anyway, and recording it
+          cost every keystroke a masked copy of the whole sheet and a walk of the mutated rows. */}
       <div
-        className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
+        className="sentry-block relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
-        data-sentry-block
         data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
       >
         <div className="relative min-w-0">
@@ -243,7 +242,7 @@ function sameChunk(a: ChunkProps, b: ChunkProps): boolean {
   return true;
 }
 
-// Chunks of the mirror off screen skip style, layout and paint (content-visibility), so an edit costs the
+// Chunks and rows off screen skip style, layout and paint (content-visibility), so an edit costs the
 // browser the rows in view, not the whole sheet; every row is h-7 (1.75rem), which sizes them unseen.
 // Inside a chunk that changed, each line's result is memoized too: only the results that changed
 // render again.
@@ -256,7 +255,7 @@ const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkPro
     >
       {shown.map((line, k) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-        <div key={k} className={cn("h-7", lineClass(line, results[from + k]?.kind === "error"))}>
+        <div key={k} className={cn("h-7", lineClass(line, results[from + k]))}>
           {line || " "}
         </div>
       ))}
@@ -264,9 +263,8 @@ const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkPro
   );
 }, sameChunk);
 
-// Result rows are not content-visibility:auto one by one: the browser checks each such element against
-// the viewport on every frame, and 500 of them cost each keystroke's frame more than they saved.
-const RESULT_ROW = "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3";
+const RESULT_ROW =
+  "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 [contain-intrinsic-size:auto_1.75rem] [content-visibility:auto] sm:px-3";
 
 const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkProps) {
   return lines.slice(from, from + CHUNK).map((_, k) => (
@@ -277,11 +275,11 @@ const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkPro
   ));
 }, sameChunk);
 
-function lineClass(line: string, error: boolean): string {
+function lineClass(line: string, result: LineResult | undefined): string {
   const trimmed = line.trim();
   if (trimmed.startsWith("#")) return "font-semibold text-foreground";
   if (trimmed.startsWith("//")) return "text-muted-foreground italic";
-  if (error) return "text-foreground underline decoration-destructive decoration-wavy";
+  if (result?.kind === "error") return "text-foreground underline decoration-destructive decoration-wavy";
   return "text-foreground";
 }
 
