@@ -17,12 +17,14 @@
  * before its first handler runs), the keyboard events and the textarea's own edit, React's input handler
  * with its render and commit, the sheet's evaluation (the notebook's "sheet evaluation" user-timing
  * measure), the wait for the next frame, and that frame (requestAnimationFrame, style, layout, paint).
- * `--trace file` records the edits in a Chrome trace (which slows them), `--profile` adds V8's sampling
- * profile to it.
+ * `--trace file` records the edits in a Chrome trace (which slows them) and reports the main thread's CPU
+ * time per edit from it (thread time: what the edit cost, not the time other processes took on a loaded
+ * machine); `--profile` adds V8's sampling profile to the trace.
  *
  * Needs a running production build with its database (see the README), e.g.
  *   PORT=3311 node scripts/db/run-with-db.mjs --data .test-data/bench-sheet --fresh --migrate --seed node dist/server.mjs
  */
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
@@ -182,7 +184,54 @@ const busy = Object.entries(parts)
 console.log(
   `main-thread work per edit (sum of the medians, without the input delay and the wait for the frame): ${busy.toFixed(2)} ms`,
 );
-if (args.trace) console.log(`trace: ${args.trace}`);
+if (args.trace) {
+  const cpu = cpuSplit(JSON.parse(readFileSync(args.trace, "utf8")));
+  console.log(
+    `trace: ${args.trace}; main-thread CPU time (thread time, so not the time other processes took) from the keydown to the end of the frame's commit, medians of ${cpu.count} edits, ms (tracing adds to each):`,
+  );
+  for (const [part, xs] of Object.entries(cpu.parts))
+    console.log(`  ${part.padEnd(48)} ${median(xs).toFixed(2)}`);
+}
+
+/** Per edit, from a Chrome trace: the main thread's CPU time in its tasks from the keydown to the commit. */
+function cpuSplit(trace) {
+  const events = trace.traceEvents ?? trace;
+  const thread = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const slices = events
+    .filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === "X")
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = slices.filter((e) => e.name === "ThreadControllerImpl::RunTask" || e.name === "RunTask");
+  const outer = tasks.filter(
+    (e) => !tasks.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur >= e.ts + e.dur && o.dur > e.dur),
+  );
+  const dispatch = (type) => slices.filter((e) => e.name === "EventDispatch" && e.args?.data?.type === type);
+  const inputs = dispatch("input");
+  const parts = {
+    "the input task (keyboard events, edit, React)": [],
+    "the frame task (rAF, style, layout, paint, commit)": [],
+    "other tasks in between": [],
+    total: [],
+  };
+  let count = 0;
+  for (const keydown of dispatch("keydown")) {
+    const input = inputs.find((e) => e.ts > keydown.ts);
+    const commit = input && slices.find((e) => e.name === "Commit" && e.ts > input.ts);
+    if (!commit) continue;
+    const end = commit.ts + commit.dur;
+    const within = outer.filter((e) => e.ts + e.dur > keydown.ts && e.ts < end);
+    const holds = (task, e) => task.ts <= e.ts && task.ts + task.dur >= e.ts + e.dur;
+    const cpu = (task) => (task?.tdur ?? 0) / 1000;
+    const inputTask = within.find((task) => holds(task, input));
+    const frameTask = within.find((task) => holds(task, commit));
+    const total = within.reduce((n, task) => n + cpu(task), 0);
+    parts["the input task (keyboard events, edit, React)"].push(cpu(inputTask));
+    parts["the frame task (rAF, style, layout, paint, commit)"].push(cpu(frameTask));
+    parts["other tasks in between"].push(total - cpu(inputTask) - cpu(frameTask));
+    parts.total.push(total);
+    count++;
+  }
+  return { count, parts };
+}
 
 function navigatorCores() {
   return cpus().length;
