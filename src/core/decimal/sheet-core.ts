@@ -48,6 +48,8 @@ export interface SheetOptions {
   readonly precision?: number;
   readonly rounding?: RoundingMode;
   readonly rates?: RateTable | null;
+  /** The clock each line's time budget is measured with (default: performance.now): for tests. */
+  readonly clock?: () => number;
 }
 
 const AGGREGATES = ["sum", "subtotal", "total", "average"] as const;
@@ -61,6 +63,8 @@ interface Above {
   /** Value lines of the sheet so far, not counting aggregate lines. */
   readonly all: readonly number[];
   readonly prev: number | undefined;
+  /** Partial sums kept from run to run, for long sums. */
+  readonly blocks?: BlockSums;
 }
 
 function isAggregateLine(text: string): boolean {
@@ -145,7 +149,7 @@ function evaluateLine(
     const lines = word === "total" ? above.all : above.section;
     if (lines.length === 0)
       return fail(`Nothing above to ${word === "average" ? "average" : "add up"}`, at + 1, word.length);
-    const { result: r, skipped: left } = aggregate(word, lines, above.values, options);
+    const { result: r, skipped: left } = aggregate(word, lines, above.values, options, above.blocks);
     if (!r.ok) return fail(`${word}: ${r.error.message}`, at + 1, word.length, r.error.code);
     vars[word] = r.value;
     for (const n of left) skipped.add(n);
@@ -202,6 +206,7 @@ function aggregate(
   lines: readonly number[],
   values: ReadonlyMap<number, Value>,
   options: SheetOptions,
+  blocks?: BlockSums,
 ): { result: EvalResult; skipped: readonly number[] } {
   const measures = lines.map((n) => measureOf(values.get(n)));
   const counts = new Map<string, number>();
@@ -210,11 +215,101 @@ function aggregate(
   for (const [m, count] of counts) if (count > (counts.get(dominant) ?? 0)) dominant = m;
   const used = lines.filter((_, k) => measures[k] === dominant);
   const skipped = lines.filter((_, k) => measures[k] !== dominant);
-  const vars: Record<string, Value> = {};
-  for (const n of used) vars[`line${n}`] = values.get(n) as Value;
-  const sum = used.map((n) => `line${n}`).join(" + ");
-  const source = word === "average" ? `(${sum}) / ${used.length}` : sum;
-  return { result: evaluate(source, { ...options, variables: vars }), skipped };
+  const terms = used.map((n) => values.get(n) as Value);
+  const blocked =
+    blocks && terms.length > 2 * SUM_BLOCK && dominant !== "date" && !dominant.startsWith("temperature")
+      ? blocks.partials(terms, options)
+      : undefined;
+  return { result: sumOf(blocked ?? terms, word === "average" ? used.length : 0, options), skipped };
+}
+
+/** `a + b + …`, left to right as typed (the first term's currency or unit is the result's), or its mean. */
+function sumOf(terms: readonly Value[], averageOf: number, options: SheetOptions): EvalResult {
+  const vars: Record<string, Value> = Object.create(null);
+  terms.forEach((v, k) => {
+    vars[`line${k + 1}`] = v;
+  });
+  const sum = terms.map((_, k) => `line${k + 1}`).join(" + ");
+  return evaluate(averageOf > 0 ? `(${sum}) / ${averageOf}` : sum, { ...options, variables: vars });
+}
+
+/** Terms per block of a long sum. */
+export const SUM_BLOCK = 32;
+
+/**
+ * Partial sums of long aggregates (a `total` under hundreds of lines), kept by block, so that after an
+ * edit only the block holding the changed line is added again, and the total adds one partial per block
+ * and unit instead of every line. A partial adds the block's values of one currency, one unit or one
+ * rate: that rounds nothing (amounts in one currency add up in its minor units, other sums keep their
+ * exact fraction), so the total of the partials, converted and rounded once as `+` does, is the total of
+ * the lines. A partial that would round (an inexact value with no fraction) makes the sum fall back to
+ * adding every line as written.
+ */
+class BlockSums {
+  /** By block (its values' ids and the settings), least recently used first. */
+  private cache = new Map<string, BlockPartials | null>();
+  /** Blocks added up (not taken from the cache) since the counter was reset. */
+  summed = 0;
+
+  partials(terms: readonly Value[], options: SheetOptions): Value[] | undefined {
+    const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
+    const blocks: BlockPartials[] = [];
+    for (let from = 0; from < terms.length; from += SUM_BLOCK) {
+      const block = terms.slice(from, from + SUM_BLOCK);
+      const key = `${settings}\u0000${block.map(idOf).join(",")}`;
+      let partial = this.cache.get(key);
+      if (partial === undefined) {
+        partial = sumBlock(block, options);
+        this.summed++;
+      } else this.cache.delete(key);
+      this.cache.set(key, partial);
+      if (partial === null) return undefined;
+      blocks.push(partial);
+    }
+    while (this.cache.size > MAX_CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value as string);
+    // unit by unit, in the order they first appear (the first term's unit stays first)
+    const units = new Map<string, Value[]>();
+    for (const block of blocks) {
+      for (const [unit, partial] of block) {
+        const list = units.get(unit);
+        if (list) list.push(partial);
+        else units.set(unit, [partial]);
+      }
+    }
+    return [...units.values()].flat();
+  }
+}
+
+/** A block's partial sums by unit, in the order the units appear in it. */
+type BlockPartials = ReadonlyMap<string, Value>;
+
+const MAX_CACHED_BLOCKS = 512;
+
+function unitKey(value: Value): string {
+  if (value.kind === "money") return `${value.currency}/${value.per ?? ""}`;
+  if (value.kind === "number") return `${value.unit ?? ""}`;
+  return value.kind;
+}
+
+/** The block's values added unit by unit; null when a partial would round (or fails: then so does the sum). */
+function sumBlock(block: readonly Value[], options: SheetOptions): BlockPartials | null {
+  const byUnit = new Map<string, Value[]>();
+  for (const v of block) {
+    const list = byUnit.get(unitKey(v));
+    if (list) list.push(v);
+    else byUnit.set(unitKey(v), [v]);
+  }
+  const partials = new Map<string, Value>();
+  for (const [unit, list] of byUnit) {
+    if (list.length === 1) {
+      partials.set(unit, list[0] as Value);
+      continue;
+    }
+    const r = sumOf(list, 0, options);
+    if (!r.ok || (!r.exact && r.value.fraction === undefined)) return null;
+    partials.set(unit, r.value);
+  }
+  return partials;
 }
 
 /** A number per value object: cache keys name the values a line reads by identity, not by content. */
@@ -240,8 +335,13 @@ export class SheetEvaluator {
   private cache = new Map<string, LineResult>();
   /** What each line's text says before it is evaluated (most lines are the same from run to run). */
   private infos = new Map<string, LineInfo>();
+  private blocks = new BlockSums();
   /** Lines evaluated (not taken from the cache) by the last run: for tests and benchmarks. */
   evaluated = 0;
+  /** Blocks of a long sum added up (not taken from the cache) by the last run (see BlockSums). */
+  get summedBlocks(): number {
+    return this.blocks.summed;
+  }
 
   run(sheet: string, options: SheetOptions = {}): LineResult[] {
     const text = sheet.length > SHEET_LIMITS.maxLength ? sheet.slice(0, SHEET_LIMITS.maxLength) : sheet;
@@ -266,6 +366,7 @@ export class SheetEvaluator {
     const next = new Map<string, LineResult>();
     const results: LineResult[] = [];
     this.evaluated = 0;
+    this.blocks.summed = 0;
     const settings = `${options.precision}|${options.rounding}|${options.rates?.date}`;
     // an aggregate reads its lines' values, and their numbers (it names the lines it leaves out)
     const ids = (ns: readonly number[]) => ns.map((n) => `${idOf(values.get(n))}@${n}`).join(",");
@@ -293,7 +394,14 @@ export class SheetEvaluator {
       }
       let result = this.cache.get(key) ?? next.get(key);
       if (!result) {
-        result = evaluateLine(line, lineNo, { values, section, all, prev }, variables, definedAt, options);
+        result = evaluateLine(
+          line,
+          lineNo,
+          { values, section, all, prev, blocks: this.blocks },
+          variables,
+          definedAt,
+          options,
+        );
         this.evaluated++;
       } else if (result.kind === "error" && result.error.line !== lineNo) {
         // the same line moved: its error keeps its column, with its new line number

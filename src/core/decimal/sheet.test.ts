@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ECB_SNAPSHOT } from "../money/ecb-snapshot";
-import { evaluateSheet, type LineResult, SheetEvaluator } from "./sheet";
+import { evaluate, type Value } from "./engine";
+import { evaluateSheet, type LineResult, SheetEvaluator, SUM_BLOCK } from "./sheet";
 
 /** Each line's result as text: its display, "# heading", "" for blanks and comments, or "! message @column". */
 function shown(results: readonly LineResult[]): string[] {
@@ -279,5 +280,133 @@ describe("sheets, metamorphically", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("long sums, added block by block", () => {
+  // the engine's cost model bounds the work; its wall-clock backstop is left out (a loaded machine)
+  const clock = () => 0;
+  /** The flat sum the notebook used to evaluate: every used line in one expression, as typed. */
+  function flat(
+    results: readonly LineResult[],
+    at: number,
+    rates: typeof ECB_SNAPSHOT | null,
+    withRates?: readonly LineResult[],
+  ): string {
+    const r = results[at];
+    const word = r?.kind === "error" ? /^(\w+):/.exec(r.error.message)?.[1] : undefined;
+    const source = linesOf(results, at);
+    // which lines a failed sum leaves out: the same sheet's sum with rates says (these lines' values
+    // do not depend on the rates)
+    const named = r?.kind === "error" ? withRates?.[at] : r;
+    const skipped = new Set(named?.kind === "value" ? (named.skipped ?? []) : []);
+    const used = source.filter((n) => !skipped.has(n));
+    const vars: Record<string, Value> = {};
+    for (const n of used) vars[`line${n}`] = (results[n - 1] as { result: { value: Value } }).result.value;
+    const sum = used.map((n) => `line${n}`).join(" + ");
+    const out = evaluate(sum, { rates, variables: vars, timeLimitMs: 60_000 });
+    if (!out.ok) return `! ${word ?? "total"}: ${out.error.message}`;
+    return out.display;
+  }
+  /** The value lines above line `at` (0-based) that `total` adds: not sums themselves. */
+  function linesOf(results: readonly LineResult[], at: number): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < at; i++) if (results[i]?.kind === "value" && !aggregates.has(i)) out.push(i + 1);
+    return out;
+  }
+  let aggregates = new Set<number>();
+  const totalShown = (results: readonly LineResult[], at: number) => {
+    const r = results[at];
+    return r?.kind === "value" ? r.result.display : r?.kind === "error" ? `! ${r.error.message}` : "?";
+  };
+
+  const amount = fc
+    .tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 99 }))
+    .map(([w, c]) => `${w}.${String(c).padStart(2, "0")}`);
+  const line = fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.tuple(amount, fc.constantFrom("EUR", "USD", "CHF", "JPY")).map((x) => x.join(" ")),
+    },
+    { weight: 2, arbitrary: fc.tuple(amount, fc.constantFrom("km", "m", "mi")).map((x) => x.join(" ")) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.nat(999), fc.integer({ min: 1, max: 97 })).map(([a, b]) => `${a}/${b}`),
+    },
+    { weight: 1, arbitrary: fc.tuple(amount, fc.constantFrom("USD/h", "EUR/h")).map((x) => x.join(" ")) },
+    { weight: 1, arbitrary: fc.constantFrom("", "// note", "1 +", "prev * 2") },
+  );
+  const runs = Number(process.env.SHEET_FC_RUNS ?? 25);
+  const seed = process.env.SHEET_FC_SEED ? Number(process.env.SHEET_FC_SEED) : undefined;
+
+  it("give the sum of the lines as one expression would, before and after an edit", () => {
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 70, maxLength: 160 }),
+        fc.nat(),
+        line,
+        fc.boolean(),
+        (xs, k, replacement, withRates) => {
+          const rates = withRates ? ECB_SNAPSHOT : null;
+          const evaluator = new SheetEvaluator();
+          const check = (ls: readonly string[]) => {
+            const text = [...ls, "total"].join("\n");
+            const results = evaluator.run(text, { rates, clock });
+            aggregates = new Set([ls.length]);
+            const withRates = evaluateSheet(text, { rates: ECB_SNAPSHOT, clock });
+            expect(totalShown(results, ls.length)).toBe(flat(results, ls.length, rates, withRates));
+            // the same as a sheet evaluated from scratch
+            expect(shown(results)).toEqual(shown(evaluateSheet(text, { rates, clock })));
+          };
+          check(xs);
+          const edited = [...xs];
+          edited[k % xs.length] = replacement;
+          check(edited);
+        },
+      ),
+      { numRuns: runs, ...(seed === undefined ? {} : { seed }) },
+    );
+  });
+
+  const long = Array.from({ length: 300 }, (_, i) =>
+    i % 3 === 0 ? `${100 + i}.25 EUR` : i % 3 === 1 ? `${i}.5 USD` : `20% off ${i}.90 CHF`,
+  );
+
+  it("add again only the block holding an edited line", () => {
+    const evaluator = new SheetEvaluator();
+    const first = evaluator.run([...long, "total"].join("\n"), { rates: ECB_SNAPSHOT, clock });
+    expect(evaluator.summedBlocks).toBe(Math.ceil(long.length / SUM_BLOCK));
+    const edited = [...long];
+    edited[150] = "999.99 EUR";
+    const second = evaluator.run([...edited, "total"].join("\n"), { rates: ECB_SNAPSHOT, clock });
+    // the edited line and the total; one block of the total added again
+    expect(evaluator.evaluated).toBe(2);
+    expect(evaluator.summedBlocks).toBe(1);
+    expect(second[300]).not.toEqual(first[300]);
+    aggregates = new Set([300]);
+    expect(totalShown(second, 300)).toBe(flat(second, 300, ECB_SNAPSHOT));
+    // a comment added at the end changes no value: nothing is added again
+    evaluator.run([...edited, "total", "// done"].join("\n"), { rates: ECB_SNAPSHOT, clock });
+    expect(evaluator.summedBlocks).toBe(0);
+    expect(evaluator.evaluated).toBe(1);
+  });
+
+  it("fall back to adding every line when a partial sum would round", () => {
+    // too large to keep an exact fraction: each value, and each partial sum, is rounded to the precision
+    const lines = Array.from({ length: 100 }, (_, i) => `10^1900 / 3 + ${i}`);
+    const evaluator = new SheetEvaluator();
+    const results = evaluator.run([...lines, "total"].join("\n"), { precision: 25, clock });
+    aggregates = new Set([100]);
+    const vars: Record<string, Value> = {};
+    for (const n of linesOf(results, 100)) {
+      vars[`line${n}`] = (results[n - 1] as { result: { value: Value } }).result.value;
+    }
+    const expected = evaluate(Object.keys(vars).join(" + "), {
+      precision: 25,
+      variables: vars,
+      timeLimitMs: 60_000,
+    });
+    expect(expected.ok).toBe(true);
+    expect(totalShown(results, 100)).toBe(expected.ok ? expected.display : "");
   });
 });

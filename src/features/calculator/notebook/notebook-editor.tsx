@@ -98,9 +98,9 @@ export function NotebookEditor({
   if (precision !== null) lastPrecision.current = precision;
   const p = precision ?? lastPrecision.current;
   // the engine is not on the page's first load: it comes with the first sheet, focus or pointer
-  const [engine, setEngine] = useState<typeof import("@/core/decimal/sheet") | null>(null);
+  const [engine, setEngine] = useState<typeof import("./sheet-run") | null>(null);
   const loadEngine = useCallback(() => {
-    void import("@/core/decimal/sheet").then(setEngine);
+    void import("./sheet-run").then(setEngine);
   }, []);
   useEffect(() => {
     if (text.trim() !== "") loadEngine();
@@ -138,8 +138,10 @@ export function NotebookEditor({
         </div>
       </div>
       {notice}
+      {/* Left out of session replays (sentry-block): its text is masked there anyway, and recording it
+          cost every keystroke a masked copy of the whole sheet and a walk of the mutated rows. */}
       <div
-        className="relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
+        className="sentry-block relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
         data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
       >
@@ -242,6 +244,8 @@ function sameChunk(a: ChunkProps, b: ChunkProps): boolean {
 
 // Chunks and rows off screen skip style, layout and paint (content-visibility), so an edit costs the
 // browser the rows in view, not the whole sheet; every row is h-7 (1.75rem), which sizes them unseen.
+// Inside a chunk that changed, each line's result is memoized too: only the results that changed
+// render again.
 const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkProps) {
   const shown = lines.slice(from, from + CHUNK);
   return (
@@ -280,7 +284,13 @@ function lineClass(line: string, result: LineResult | undefined): string {
 }
 
 /** One line's result: the value (a button that copies it) and its badge, or the error with its column. */
-function LineResultView({ result, lineNo }: { result: LineResult | undefined; lineNo: number }) {
+const LineResultView = memo(function LineResultView({
+  result,
+  lineNo,
+}: {
+  result: LineResult | undefined;
+  lineNo: number;
+}) {
   if (!result) return null;
   if (result.kind === "heading") return <span className="h-px w-6 bg-border" aria-hidden />;
   if (result.kind === "error") {
@@ -335,7 +345,7 @@ function LineResultView({ result, lineNo }: { result: LineResult | undefined; li
       </span>
     </>
   );
-}
+});
 
 async function copy(text: string) {
   try {
