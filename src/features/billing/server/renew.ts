@@ -550,7 +550,7 @@ async function renewBatch(
   at: Date,
   options: RenewalOptions & { deferBusy?: boolean },
 ): Promise<{ runs: RenewalRun[]; busy: string[] }> {
-  const { mail, retryNow: _retryNow, deferBusy, ...receipt } = options;
+  const { mail, retryNow, deferBusy, ...receipt } = options;
   const key = await currentSigningKey(db);
   const runs: RenewalRun[] = [];
   const claim = await claimRenewalBatch(db, rates, organizationIds, at);
@@ -625,7 +625,7 @@ async function renewBatch(
     for (const notice of notices) await sendDunningNotice(mail, notice);
   }
   for (const organizationId of single) {
-    runs.push(await renewOnce(db, provider, rates, organizationId, at, options));
+    runs.push(await renewOnce(db, provider, rates, organizationId, at, { ...receipt, mail, retryNow }));
   }
   return { runs, busy: deferBusy ? claim.busy : [] };
 }
