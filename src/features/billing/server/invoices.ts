@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import {
   checkLinesSum,
@@ -23,6 +24,7 @@ import {
   orders,
   receipts,
 } from "@/server/db/schema";
+import { insertMany } from "./bulk";
 import type { OrderRow } from "./outcome";
 import { sellerDetails } from "./seller";
 
@@ -85,6 +87,31 @@ export async function issueInvoice(tx: Tx, order: OrderRow, paidAt: Date): Promi
   return invoice;
 }
 
+/** The columns `issueInvoices` writes. */
+const INVOICE_COLUMNS = [
+  "id",
+  "orderId",
+  "organizationId",
+  "number",
+  "status",
+  "currency",
+  "subtotalMinor",
+  "creditMinor",
+  "discountMinor",
+  "netMinor",
+  "taxMinor",
+  "totalMinor",
+  "taxRate",
+  "reverseCharge",
+  "billingName",
+  "billingCountry",
+  "vatId",
+  "periodStart",
+  "periodEnd",
+  "createdAt",
+  "finalizedAt",
+] as const;
+
 /**
  * Issues the invoices of several orders paid at the same instant, in one transaction, as
  * `issueInvoice` does for one: every invoice's lines are checked first, then the numbers are taken in
@@ -131,42 +158,41 @@ export async function issueInvoices(
     return { order, period, lines };
   });
   const numbers = await nextDocumentNumbers(tx, "INV", paidAt, drafts.length);
-  const written = await tx
-    .insert(invoices)
-    .values(
-      drafts.map(({ order, period }, i) => ({
-        orderId: order.id,
-        organizationId: order.organizationId,
-        number: numbers[i] as string,
-        status: "paid" as const,
-        currency: order.currency,
-        subtotalMinor: order.subtotalMinor,
-        creditMinor: order.creditMinor,
-        discountMinor: order.discountMinor,
-        netMinor: order.netMinor,
-        taxMinor: order.taxMinor,
-        totalMinor: order.totalMinor,
-        taxRate: order.taxRate,
-        reverseCharge: order.reverseCharge,
-        billingName: order.billingName,
-        billingCountry: order.billingCountry,
-        vatId: order.vatId,
-        periodStart: period.start,
-        periodEnd: period.end,
-        createdAt: paidAt,
-        finalizedAt: paidAt,
-      })),
-    )
-    .returning({ id: invoices.id, orderId: invoices.orderId });
-  const ids = new Map(written.map((row) => [row.orderId, row.id]));
-  const issued = drafts.map(({ order, lines }, i) => {
-    const id = ids.get(order.id);
-    if (!id) throw new Error(`The invoice of order ${order.id} was not written`);
-    return { id, number: numbers[i] as string, lines };
-  });
-  await tx
-    .insert(invoiceLinesTable)
-    .values(issued.flatMap(({ id, lines }) => lines.map((line) => ({ invoiceId: id, ...line }))));
+  const issued = drafts.map(({ lines }, i) => ({ id: randomUUID(), number: numbers[i] as string, lines }));
+  await insertMany(
+    tx,
+    invoices,
+    drafts.map(({ order, period }, i) => ({
+      id: issued[i]?.id,
+      orderId: order.id,
+      organizationId: order.organizationId,
+      number: numbers[i] as string,
+      status: "paid" as const,
+      currency: order.currency,
+      subtotalMinor: order.subtotalMinor,
+      creditMinor: order.creditMinor,
+      discountMinor: order.discountMinor,
+      netMinor: order.netMinor,
+      taxMinor: order.taxMinor,
+      totalMinor: order.totalMinor,
+      taxRate: order.taxRate,
+      reverseCharge: order.reverseCharge,
+      billingName: order.billingName,
+      billingCountry: order.billingCountry,
+      vatId: order.vatId,
+      periodStart: period.start,
+      periodEnd: period.end,
+      createdAt: paidAt,
+      finalizedAt: paidAt,
+    })),
+    INVOICE_COLUMNS,
+  );
+  await insertMany(
+    tx,
+    invoiceLinesTable,
+    issued.flatMap(({ id, lines }) => lines.map((line) => ({ invoiceId: id, ...line }))),
+    ["invoiceId", "position", "kind", "description", "periodStart", "periodEnd", "amountMinor"],
+  );
   return issued;
 }
 

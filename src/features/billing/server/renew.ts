@@ -1,5 +1,5 @@
 import "server-only";
-import { randomInt } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
@@ -18,6 +18,7 @@ import {
 } from "@/server/db/schema";
 import { getEnv } from "@/server/env";
 import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
+import { insertMany } from "./bulk";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
 import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
@@ -301,7 +302,10 @@ type CardRow = typeof paymentMethods.$inferSelect;
 /** Charges one attempt at a renewal on the card on file, under the attempt's own key. */
 function chargeRenewal(
   provider: PaymentProvider,
-  order: OrderRow,
+  order: Pick<
+    OrderRow,
+    "id" | "organizationId" | "periodStart" | "totalMinor" | "currency" | "plan" | "interval"
+  >,
   card: CardRow,
   attempt: number,
   at: Date,
@@ -364,12 +368,44 @@ const textArray = (ids: readonly string[]) =>
     sql`, `,
   )}]::text[]`;
 
+/** The columns of a renewal order the batch claim writes (the rest take their defaults). */
+const PLACED_COLUMNS = [
+  "id",
+  "organizationId",
+  "idempotencyKey",
+  "plan",
+  "interval",
+  "currency",
+  "subtotalMinor",
+  "discountMinor",
+  "couponId",
+  "reverseCharge",
+  "netMinor",
+  "taxMinor",
+  "totalMinor",
+  "taxRate",
+  "taxTreatment",
+  "basePriceUsd",
+  "fxRate",
+  "fxDate",
+  "billingName",
+  "billingCountry",
+  "vatId",
+  "status",
+  "kind",
+  "periodStart",
+  "periodEnd",
+] as const satisfies readonly (keyof OrderRow)[];
+
+type PlacedRenewal =
+  Pick<OrderRow, (typeof PLACED_COLUMNS)[number] & keyof OrderRow> extends infer R ? Omit<R, "id"> : never;
+
 /**
  * A batch's claim: the renewals it placed, the subscriptions it left alone, the ones to do singly,
- * and the organizations whose lock another transaction held (or that have no subscription).
+ * and the organizations whose lock another transaction held.
  */
 interface BatchClaim {
-  claimed: { order: OrderRow; card: CardRow }[];
+  claimed: { order: PlacedRenewal & { id: string }; card: CardRow }[];
   skipped: number;
   single: string[];
   busy: string[];
@@ -391,6 +427,15 @@ async function claimRenewalBatch(
   at: Date,
 ): Promise<BatchClaim> {
   return db.transaction(async (tx) => {
+    // The locks first, in a statement of their own: the reads below then see every change committed
+    // before each lock was granted (a statement reads as of its start, under read committed).
+    const lockedRows = await tx.execute<{ id: string }>(
+      sql`select id from unnest(${textArray(organizationIds)}) as t(id)
+        where pg_try_advisory_xact_lock(${orgLockKey(sql`id`)})`,
+    );
+    const locked = Array.from(lockedRows, (row) => row.id);
+    const busy = organizationIds.filter((id) => !locked.includes(id));
+    if (locked.length === 0) return { claimed: [], skipped: 0, single: [], busy };
     const existing = tx
       .select({
         status: sql<string>`${orders.status}`.as("existing_status"),
@@ -431,14 +476,11 @@ async function claimRenewalBatch(
       .leftJoin(billingProfiles, eq(billingProfiles.organizationId, subscriptions.organizationId))
       .leftJoinLateral(existing, sql`true`)
       .leftJoinLateral(lastPaid, sql`true`)
-      .where(
-        sql`${subscriptions.organizationId} in (select id from unnest(${textArray(organizationIds)}) as t(id)
-          where pg_try_advisory_xact_lock(${orgLockKey(sql`id`)}))`,
-      );
+      .where(inArray(subscriptions.organizationId, locked));
     const seen = new Set<string>();
     const single: string[] = [];
     let skipped = 0;
-    const placing: { card: CardRow; values: typeof orders.$inferInsert }[] = [];
+    const placing: { card: CardRow; values: PlacedRenewal }[] = [];
     for (const { sub, card, existing: prior, billing, profile } of rows) {
       seen.add(sub.organizationId);
       // What claimRenewal decides, in its order: not due; past due (a retry) or cancelled at period
@@ -485,7 +527,6 @@ async function claimRenewalBatch(
         card,
         values: {
           organizationId: sub.organizationId,
-          userId: null,
           idempotencyKey: `renew:${periodStart.toISOString()}`,
           plan: plan.id === "free" ? sub.plan : plan.id,
           interval: sub.interval,
@@ -497,28 +538,23 @@ async function claimRenewalBatch(
           kind: "renewal",
           periodStart,
           periodEnd: addPeriod(periodStart, sub.interval),
-        },
+        } satisfies typeof orders.$inferInsert,
       });
     }
-    // Not locked here (another instance holds it), or no subscription: the caller decides when.
-    const busy = organizationIds.filter((id) => !seen.has(id));
+    // No subscription: the single path says so.
+    for (const id of locked) if (!seen.has(id)) single.push(id);
     if (placing.length === 0) return { claimed: [], skipped, single, busy };
-    const placed = await tx
-      .insert(orders)
-      .values(
-        placing.map((p) => ({
-          ...p.values,
-          claimedUntil: sql`now() + make_interval(secs => ${CLAIM_SECONDS})`,
-        })),
-      )
-      .returning();
-    const cards = new Map(placing.map((p) => [p.values.organizationId, p.card]));
-    const claimed = placed.map((order) => {
-      const card = cards.get(order.organizationId);
-      if (!card) throw new Error(`No card for the renewal of ${order.organizationId}`);
-      return { order, card };
-    });
-    await tx.insert(payments).values(
+    const claimed = placing.map(({ card, values }) => ({ order: { ...values, id: randomUUID() }, card }));
+    await insertMany(
+      tx,
+      orders,
+      claimed.map(({ order }) => order),
+      PLACED_COLUMNS,
+      { extra: { claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` } },
+    );
+    await insertMany(
+      tx,
+      payments,
       claimed.map(({ order, card }) => ({
         orderId: order.id,
         provider: card.provider,
@@ -528,6 +564,7 @@ async function claimRenewalBatch(
         cardBrand: card.brand,
         cardLast4: card.last4,
       })),
+      ["orderId", "provider", "status", "amountMinor", "currency", "cardBrand", "cardLast4"],
     );
     return { claimed, skipped, single, busy };
   });

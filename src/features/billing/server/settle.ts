@@ -13,6 +13,7 @@ import {
 import type { Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
 import type { ChargeResult, SavedCard } from "@/server/payments/provider";
+import { insertMany } from "./bulk";
 import { couponStateAfterPaid, releaseRedemption } from "./coupons";
 import { issueInvoice, issueInvoices } from "./invoices";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
@@ -361,31 +362,29 @@ export async function settleRenewalsPaid(
       ...(await couponStateAfterPaid(tx, order)),
     });
   }
-  if (rows.length > 0) {
-    const excluded = (column: string) => sql.raw(`excluded.${column}`);
-    await tx
-      .insert(subscriptions)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: subscriptions.organizationId,
-        set: {
-          plan: excluded("plan"),
-          interval: excluded("interval"),
-          currency: excluded("currency"),
-          status: excluded("status"),
-          currentPeriodStart: excluded("current_period_start"),
-          currentPeriodEnd: excluded("current_period_end"),
-          cancelAtPeriodEnd: excluded("cancel_at_period_end"),
-          scheduledPlan: excluded("scheduled_plan"),
-          lastOrderId: excluded("last_order_id"),
-          dunningAttempt: excluded("dunning_attempt"),
-          nextRetryAt: excluded("next_retry_at"),
-          updatedAt: excluded("updated_at"),
-          couponId: excluded("coupon_id"),
-          discountPeriodsLeft: excluded("discount_periods_left"),
-        },
-      });
-  }
+  const upserted = [
+    "plan",
+    "interval",
+    "currency",
+    "status",
+    "currentPeriodStart",
+    "currentPeriodEnd",
+    "cancelAtPeriodEnd",
+    "scheduledPlan",
+    "lastOrderId",
+    "dunningAttempt",
+    "nextRetryAt",
+    "updatedAt",
+    "couponId",
+    "discountPeriodsLeft",
+  ] as const;
+  const set = sql.join(
+    upserted.map((key) => sql.raw(`"${subscriptions[key].name}" = excluded."${subscriptions[key].name}"`)),
+    sql`, `,
+  );
+  await insertMany(tx, subscriptions, rows, ["organizationId", ...upserted], {
+    suffix: sql`on conflict (organization_id) do update set ${set}`,
+  });
   // Last: the invoice numbers lock their series until this transaction commits.
   const issued = await issueInvoices(tx, paidOrders, paidAt);
   const receiptRows = paidOrders.map((order, i) =>
@@ -401,7 +400,15 @@ export async function settleRenewalsPaid(
       },
     ),
   );
-  await tx.insert(receipts).values(receiptRows);
+  await insertMany(tx, receipts, receiptRows, [
+    "orderId",
+    "organizationId",
+    "receiptNumber",
+    "kid",
+    "payload",
+    "signature",
+    "issuedAt",
+  ]);
   for (const r of receiptRows) settled.set(r.orderId, r.receiptNumber);
   return settled;
 }
