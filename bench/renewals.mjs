@@ -298,7 +298,7 @@ if (failed.length > 0) {
 } else {
   log(
     `${count} renewed exactly once by two processes in ${(wallMs / 1000).toFixed(1)} s; peak ${samples.peakConnections} connections; ` +
-      `per renewal ${result.perRenewal.cpuMsClocks + result.perRenewal.cpuMsDatabase} ms CPU, ` +
+      `per renewal ${(result.perRenewal.cpuMsClocks + result.perRenewal.cpuMsDatabase).toFixed(2)} ms CPU, ` +
       `${result.perRenewal.statements} statements; load ${result.load1.mean} (mean) on ${result.cores} cores`,
   );
 }

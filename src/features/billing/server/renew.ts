@@ -18,7 +18,7 @@ import {
 } from "@/server/db/schema";
 import { getEnv } from "@/server/env";
 import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
-import { insertMany } from "./bulk";
+import { unnestInsert } from "./bulk";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
 import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
@@ -545,27 +545,32 @@ async function claimRenewalBatch(
     for (const id of locked) if (!seen.has(id)) single.push(id);
     if (placing.length === 0) return { claimed: [], skipped, single, busy };
     const claimed = placing.map(({ card, values }) => ({ order: { ...values, id: randomUUID() }, card }));
-    await insertMany(
-      tx,
-      orders,
-      claimed.map(({ order }) => order),
-      PLACED_COLUMNS,
-      { extra: { claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` } },
-    );
-    await insertMany(
-      tx,
-      payments,
-      claimed.map(({ order, card }) => ({
-        orderId: order.id,
-        provider: card.provider,
-        status: "unknown" as const,
-        amountMinor: order.totalMinor,
-        currency: order.currency,
-        cardBrand: card.brand,
-        cardLast4: card.last4,
-      })),
-      ["orderId", "provider", "status", "amountMinor", "currency", "cardBrand", "cardLast4"],
-    );
+    // Pipelined on the transaction's connection, run in this order (the payments name the orders).
+    await Promise.all([
+      tx.execute(
+        unnestInsert(
+          orders,
+          claimed.map(({ order }) => order),
+          PLACED_COLUMNS,
+          { extra: { claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` } },
+        ),
+      ),
+      tx.execute(
+        unnestInsert(
+          payments,
+          claimed.map(({ order, card }) => ({
+            orderId: order.id,
+            provider: card.provider,
+            status: "unknown" as const,
+            amountMinor: order.totalMinor,
+            currency: order.currency,
+            cardBrand: card.brand,
+            cardLast4: card.last4,
+          })),
+          ["orderId", "provider", "status", "amountMinor", "currency", "cardBrand", "cardLast4"],
+        ),
+      ),
+    ]);
     return { claimed, skipped, single, busy };
   });
 }

@@ -13,7 +13,7 @@ import {
 import type { Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
 import type { ChargeResult, SavedCard } from "@/server/payments/provider";
-import { insertMany } from "./bulk";
+import { insertMany, unnestInsert } from "./bulk";
 import { couponStateAfterPaid, releaseRedemption } from "./coupons";
 import { issueInvoice, issueInvoices } from "./invoices";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
@@ -385,30 +385,33 @@ export async function settleRenewalsPaid(
   await insertMany(tx, subscriptions, rows, ["organizationId", ...upserted], {
     suffix: sql`on conflict (organization_id) do update set ${set}`,
   });
-  // Last: the invoice numbers lock their series until this transaction commits.
-  const issued = await issueInvoices(tx, paidOrders, paidAt);
-  const receiptRows = paidOrders.map((order, i) =>
-    signedReceipt(
-      order,
-      issued[i]?.number ?? "",
-      attemptOf.get(order.id) ?? null,
-      references.get(order.id) ?? "",
-      {
-        ...options,
-        organizationName: names.get(order.organizationId) ?? null,
-        period: periods.get(order.id) ?? { start: paidAt, end: paidAt },
-      },
-    ),
-  );
-  await insertMany(tx, receipts, receiptRows, [
-    "orderId",
-    "organizationId",
-    "receiptNumber",
-    "kid",
-    "payload",
-    "signature",
-    "issuedAt",
-  ]);
+  // Last: the invoice numbers lock their series until this transaction commits; the receipts, which
+  // name them, are written along with the invoices.
+  let receiptRows: ReturnType<typeof signedReceipt>[] = [];
+  await issueInvoices(tx, paidOrders, paidAt, (issued) => {
+    receiptRows = paidOrders.map((order, i) =>
+      signedReceipt(
+        order,
+        issued[i]?.number ?? "",
+        attemptOf.get(order.id) ?? null,
+        references.get(order.id) ?? "",
+        {
+          ...options,
+          organizationName: names.get(order.organizationId) ?? null,
+          period: periods.get(order.id) ?? { start: paidAt, end: paidAt },
+        },
+      ),
+    );
+    return unnestInsert(receipts, receiptRows, [
+      "orderId",
+      "organizationId",
+      "receiptNumber",
+      "kid",
+      "payload",
+      "signature",
+      "issuedAt",
+    ]);
+  });
   for (const r of receiptRows) settled.set(r.orderId, r.receiptNumber);
   return settled;
 }
