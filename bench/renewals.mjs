@@ -11,10 +11,13 @@
 // charge) whose record is then checked too: one charge per idempotency key. While they run, the
 // script samples `pg_stat_activity` every 100 ms (connections to this database, and sessions waiting
 // on a lock, split into waits on the invoice series row and others) and the load average every
-// second. Prints one JSON line with the figures; exit status 1 when a check fails.
+// second, and the CPU time of the clocks and of the database's backends (from /proc). Each clock
+// reports the statements it sent and its own CPU time (`billing-run --stats`). Prints one JSON line
+// with the figures (`perRenewal`: CPU milliseconds and statements per renewal; `load1`: the load
+// average, since the machine may be shared); exit status 1 when a check fails.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -146,6 +149,7 @@ function clock(name) {
         "scripts/tools/billing-run.ts",
         "--at",
         AT,
+        "--stats",
       ],
       {
         env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) },
@@ -220,6 +224,8 @@ if (ledger) {
 await sql.end();
 
 const renewedByRuns = runs.reduce((sum, r) => sum + (r.summary?.renewed ?? 0), 0);
+const runStat = (name) => runs.reduce((sum, r) => sum + (r.summary?.stats?.[name] ?? 0), 0);
+const perRenewal = (x) => Number((x / count).toFixed(2));
 const checks = {
   "both processes exited 0": runs.every((r) => r.code === 0),
   "one paid renewal per subscription":
@@ -265,6 +271,17 @@ const result = {
     clocks: Number([...cpu.clocks.values()].reduce((a, b) => a + b, 0).toFixed(1)),
     database: Number([...cpu.database.values()].reduce((a, b) => a + b, 0).toFixed(1)),
   },
+  // Per renewal: CPU milliseconds of the clock processes (all of it, and the run alone without process
+  // start and module loading) and of the database's backends; statements sent (a round trip each,
+  // COMMIT included) and transactions, counted by the clocks.
+  perRenewal: {
+    cpuMsClocks: perRenewal([...cpu.clocks.values()].reduce((a, b) => a + b, 0) * 1000),
+    cpuMsClocksRun: perRenewal(runStat("cpuMs")),
+    cpuMsDatabase: perRenewal([...cpu.database.values()].reduce((a, b) => a + b, 0) * 1000),
+    statements: perRenewal(runStat("statements")),
+    transactions: perRenewal(runStat("transactions")),
+  },
+  cores: cpus().length,
   load1: {
     before: load1Before,
     max: Math.max(load1Before, ...loads),
@@ -280,6 +297,8 @@ if (failed.length > 0) {
   process.exitCode = 1;
 } else {
   log(
-    `${count} renewed exactly once by two processes in ${(wallMs / 1000).toFixed(1)} s; peak ${samples.peakConnections} connections`,
+    `${count} renewed exactly once by two processes in ${(wallMs / 1000).toFixed(1)} s; peak ${samples.peakConnections} connections; ` +
+      `per renewal ${(result.perRenewal.cpuMsClocks + result.perRenewal.cpuMsDatabase).toFixed(2)} ms CPU, ` +
+      `${result.perRenewal.statements} statements; load ${result.load1.mean} (mean) on ${result.cores} cores`,
   );
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import {
   checkLinesSum,
   formatDocumentNumber,
@@ -23,6 +24,7 @@ import {
   orders,
   receipts,
 } from "@/server/db/schema";
+import { unnestInsert } from "./bulk";
 import type { OrderRow } from "./outcome";
 import { creditedPeriodEnd } from "./proration-credit";
 import { sellerDetails } from "./seller";
@@ -39,15 +41,33 @@ export interface IssuedInvoice {
  * rolled-back one gives its number back: the series has no gaps and no duplicates.
  */
 export async function nextDocumentNumber(tx: Tx, series: DocumentSeries, at: Date): Promise<string> {
+  const [number] = await nextDocumentNumbers(tx, series, at, 1);
+  if (!number) throw new Error(`The document series ${series} gave no number`);
+  return number;
+}
+
+/**
+ * Takes the next `n` numbers of a document series at once (one update of its row), in order: a
+ * transaction that finalizes several documents locks the series once, under the same rules as
+ * `nextDocumentNumber`.
+ */
+export async function nextDocumentNumbers(
+  tx: Tx,
+  series: DocumentSeries,
+  at: Date,
+  n: number,
+): Promise<string[]> {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`Cannot take ${n} document numbers`);
   const key = seriesKey(series, at.getUTCFullYear());
   await tx.insert(documentSequences).values({ series: key, lastValue: 0n }).onConflictDoNothing();
   const [row] = await tx
     .update(documentSequences)
-    .set({ lastValue: sql`${documentSequences.lastValue} + 1` })
+    .set({ lastValue: sql`${documentSequences.lastValue} + ${n}` })
     .where(eq(documentSequences.series, key))
     .returning({ value: documentSequences.lastValue });
   if (!row) throw new Error(`The document series ${key} could not be advanced`);
-  return formatDocumentNumber(key, row.value);
+  const first = row.value - BigInt(n) + 1n;
+  return Array.from({ length: n }, (_, i) => formatDocumentNumber(key, first + BigInt(i)));
 }
 
 /** The period an order pays for: a checkout's starts when it is paid. */
@@ -63,42 +83,95 @@ export function orderPeriod(order: OrderRow, paidAt: Date): { start: Date; end: 
  * `settlePaid`, which changes only a pending order); a second call fails on the unique order id.
  */
 export async function issueInvoice(tx: Tx, order: OrderRow, paidAt: Date): Promise<IssuedInvoice> {
-  let couponCode: string | null = null;
-  if (order.couponId && order.discountMinor !== 0n) {
-    const [coupon] = await tx
-      .select({ code: coupons.code })
+  const [invoice] = await issueInvoices(tx, [order], paidAt);
+  if (!invoice) throw new Error(`The invoice of order ${order.id} was not written`);
+  return invoice;
+}
+
+/** The columns `issueInvoices` writes. */
+const INVOICE_COLUMNS = [
+  "id",
+  "orderId",
+  "organizationId",
+  "number",
+  "status",
+  "currency",
+  "subtotalMinor",
+  "creditMinor",
+  "discountMinor",
+  "netMinor",
+  "taxMinor",
+  "totalMinor",
+  "taxRate",
+  "reverseCharge",
+  "billingName",
+  "billingCountry",
+  "vatId",
+  "periodStart",
+  "periodEnd",
+  "createdAt",
+  "finalizedAt",
+] as const;
+
+/**
+ * Issues the invoices of several orders paid at the same instant, in one transaction, as
+ * `issueInvoice` does for one: every invoice's lines are checked first, then the numbers are taken in
+ * one block (consecutive, in the order given) and the invoices and their lines written with one
+ * insert each. Returns them in the order given.
+ */
+export async function issueInvoices(
+  tx: Tx,
+  paidOrders: readonly OrderRow[],
+  paidAt: Date,
+  alongside?: (issued: readonly IssuedInvoice[]) => SQL,
+): Promise<IssuedInvoice[]> {
+  if (paidOrders.length === 0) return [];
+  const couponIds = [
+    ...new Set(paidOrders.flatMap((o) => (o.couponId && o.discountMinor !== 0n ? [o.couponId] : []))),
+  ];
+  const codes = new Map<string, string>();
+  if (couponIds.length > 0) {
+    const rows = await tx
+      .select({ id: coupons.id, code: coupons.code })
       .from(coupons)
-      .where(eq(coupons.id, order.couponId));
-    couponCode = coupon?.code ?? null;
+      .where(inArray(coupons.id, couponIds));
+    for (const row of rows) codes.set(row.id, row.code);
   }
-  const period = orderPeriod(order, paidAt);
-  const lines = invoiceLines({
-    kind: order.kind,
-    plan: order.plan,
-    interval: order.interval,
-    subtotalMinor: order.subtotalMinor,
-    creditMinor: order.creditMinor,
-    discountMinor: order.discountMinor,
-    netMinor: order.netMinor,
-    taxMinor: order.taxMinor,
-    totalMinor: order.totalMinor,
-    taxRate: order.taxRate,
-    reverseCharge: order.reverseCharge,
-    couponCode,
-    periodStart: period.start,
-    periodEnd: period.end,
-    creditPeriodEnd: await creditedPeriodEnd(tx, order),
+  // Only a proration's credit needs a query (the period it credits); everything else is null at once.
+  const creditEnds = await Promise.all(paidOrders.map((order) => creditedPeriodEnd(tx, order)));
+  const drafts = paidOrders.map((order, index) => {
+    const period = orderPeriod(order, paidAt);
+    const lines = invoiceLines({
+      kind: order.kind,
+      plan: order.plan,
+      interval: order.interval,
+      subtotalMinor: order.subtotalMinor,
+      creditMinor: order.creditMinor,
+      discountMinor: order.discountMinor,
+      netMinor: order.netMinor,
+      taxMinor: order.taxMinor,
+      totalMinor: order.totalMinor,
+      taxRate: order.taxRate,
+      reverseCharge: order.reverseCharge,
+      couponCode: order.couponId && order.discountMinor !== 0n ? (codes.get(order.couponId) ?? null) : null,
+      periodStart: period.start,
+      periodEnd: period.end,
+      creditPeriodEnd: creditEnds[index] ?? null,
+    });
+    const check = checkLinesSum(lines, order);
+    if (!check.ok) throw new Error(`The invoice of order ${order.id} does not add up: ${check.message}`);
+    return { order, period, lines };
   });
-  const check = checkLinesSum(lines, order);
-  if (!check.ok) throw new Error(`The invoice of order ${order.id} does not add up: ${check.message}`);
-  const number = await nextDocumentNumber(tx, "INV", paidAt);
-  const [invoice] = await tx
-    .insert(invoices)
-    .values({
+  const numbers = await nextDocumentNumbers(tx, "INV", paidAt, drafts.length);
+  const issued = drafts.map(({ lines }, i) => ({ id: randomUUID(), number: numbers[i] as string, lines }));
+  const writeInvoices = unnestInsert(
+    invoices,
+    drafts.map(({ order, period }, i) => ({
+      id: issued[i]?.id,
       orderId: order.id,
       organizationId: order.organizationId,
-      number,
-      status: "paid",
+      number: numbers[i] as string,
+      status: "paid" as const,
       currency: order.currency,
       subtotalMinor: order.subtotalMinor,
       creditMinor: order.creditMinor,
@@ -115,11 +188,19 @@ export async function issueInvoice(tx: Tx, order: OrderRow, paidAt: Date): Promi
       periodEnd: period.end,
       createdAt: paidAt,
       finalizedAt: paidAt,
-    })
-    .returning({ id: invoices.id });
-  if (!invoice) throw new Error(`The invoice of order ${order.id} was not written`);
-  await tx.insert(invoiceLinesTable).values(lines.map((line) => ({ invoiceId: invoice.id, ...line })));
-  return { id: invoice.id, number, lines };
+    })),
+    INVOICE_COLUMNS,
+  );
+  const writeLines = unnestInsert(
+    invoiceLinesTable,
+    issued.flatMap(({ id, lines }) => lines.map((line) => ({ invoiceId: id, ...line }))),
+    ["invoiceId", "position", "kind", "description", "periodStart", "periodEnd", "amountMinor"],
+  );
+  // Sent together (pipelined on the transaction's connection, run in this order), with the caller's
+  // statement that needs the numbers: the series row is locked for one round trip less each.
+  const statements = [writeInvoices, writeLines, ...(alongside ? [alongside(issued)] : [])];
+  await Promise.all(statements.map((statement) => tx.execute(statement)));
+  return issued;
 }
 
 /** Paid orders given an invoice per backfill transaction. */

@@ -15,7 +15,7 @@ import { createTestProvider } from "@/server/payments/test-provider";
 import { organizationPlan } from "@/server/plan-limits";
 import { createTestDatabase } from "../../../../tests/support/db";
 import { processCheckout } from "./checkout";
-import { runBillingClock } from "./renew";
+import { RENEWAL_BATCH, runBillingClock } from "./renew";
 import { cancelAtPeriodEnd, scheduleDowngrade } from "./subscription";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -198,6 +198,101 @@ describe("the billing clock", () => {
     expect(calls.filter((c) => c.metadata.organizationId === cancelled)).toHaveLength(0);
     expect(await sub(cancelled)).toMatchObject({ status: "ended" });
     expect(await organizationPlan(t.db, cancelled, at)).toBe("free");
+  });
+});
+
+describe("the billing clock in batches", () => {
+  it("renews more than a batch on two instances at once: each period once, invoices numbered 1..N", async () => {
+    expect(RENEWAL_BATCH).toBeLessThan(30);
+    const plain = await Promise.all(Array.from({ length: 30 }, () => subscribed()));
+    const declined = await subscribed("4000000000000341");
+    const down = await subscribed("4242424242424242", "team");
+    const cancelled = await subscribed();
+    const busy = await subscribed();
+    const now = new Date("2026-02-10T00:00:00Z");
+    expect(await scheduleDowngrade(t.db, down, "pro", now)).toMatchObject({ ok: true });
+    expect(await cancelAtPeriodEnd(t.db, cancelled, now)).toMatchObject({ ok: true });
+    const at = new Date("2026-04-01T00:00:00Z");
+    const other = postgres(t.url, { max: 5, onnotice: () => {} });
+    const otherDb = drizzle(other, { schema });
+    // Another transaction (a checkout, say) holds one organization's billing lock while the clocks
+    // run: they renew everything else first, then wait for it.
+    const holder = postgres(t.url, { max: 1, onnotice: () => {} });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = holder.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`abacus:checkout:${busy}`}, 0))`;
+      locked();
+      await released;
+    });
+    const { provider, calls } = observed(createTestProvider());
+    try {
+      await lockTaken;
+      const runs = Promise.all([
+        runBillingClock(t.db, provider, rates, at),
+        runBillingClock(otherDb, provider, rates, at),
+      ]);
+      // Wait for a condition, not a time: every other organization's first renewal settled.
+      const others = [...plain, declined, down];
+      for (let i = 0; i < 600; i++) {
+        const settled = new Set(
+          calls.filter((c) => c.metadata.organizationId !== busy).map((c) => c.metadata.organizationId),
+        );
+        if (others.every((id) => settled.has(id))) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(calls.filter((c) => c.metadata.organizationId === busy)).toHaveLength(0);
+      release();
+      await holding;
+      await runs;
+    } finally {
+      release();
+      await holding.catch(() => {});
+      await other.end();
+      await holder.end();
+    }
+    const keys = calls.map((c) => c.idempotencyKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const id of [...plain, down, busy]) {
+      const periods = await t.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.organizationId, id), sql`${orders.periodStart} is not null`));
+      // Due at 02-28 and at 03-28: both months renewed, each once.
+      expect(periods.map((o) => [o.status, o.kind])).toEqual([
+        ["paid", "renewal"],
+        ["paid", "renewal"],
+      ]);
+      expect(calls.filter((c) => c.metadata.organizationId === id)).toHaveLength(2);
+      expect(await sub(id)).toMatchObject({
+        status: "active",
+        currentPeriodEnd: new Date("2026-04-28T10:00:00Z"),
+      });
+    }
+    expect(await sub(down)).toMatchObject({ plan: "pro", scheduledPlan: null });
+    // Its first renewal declined, and every retry due by then too (each a charge of its own key).
+    expect(await sub(declined)).toMatchObject({ status: "ended" });
+    expect(calls.filter((c) => c.metadata.organizationId === declined).length).toBeGreaterThan(1);
+    expect(await sub(cancelled)).toMatchObject({ status: "ended" });
+    expect(calls.filter((c) => c.metadata.organizationId === cancelled)).toHaveLength(0);
+    // Every paid order has one invoice and one receipt naming it; the series is 1..N, no gap.
+    const rows = await t.sql<{ number: string; receipt: string | null }[]>`select i.number,
+        r.payload::json->>'invoiceNumber' as receipt
+      from orders o join invoices i on i.order_id = o.id left join receipts r on r.order_id = o.id
+      where o.status = 'paid' order by i.number`;
+    const [{ paid } = { paid: -1 }] = await t.sql<{ paid: number }[]>`select count(*)::int as paid
+      from orders where status = 'paid'`;
+    expect(rows).toHaveLength(paid);
+    expect(rows.map((r) => r.number)).toEqual(
+      rows.map((_, i) => `INV-2026-${String(i + 1).padStart(6, "0")}`),
+    );
+    for (const row of rows) expect(row.receipt).toBe(row.number);
   });
 });
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { randomInt } from "node:crypto";
-import { and, count, desc, eq, lte, or, sql } from "drizzle-orm";
+import { randomInt, randomUUID } from "node:crypto";
+import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
@@ -8,15 +8,24 @@ import { addPeriod } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
-import { orders, organization, paymentMethods, payments, subscriptions } from "@/server/db/schema";
-import type { PaymentProvider } from "@/server/payments/provider";
+import {
+  billingProfiles,
+  orders,
+  organization,
+  paymentMethods,
+  payments,
+  subscriptions,
+} from "@/server/db/schema";
+import { getEnv } from "@/server/env";
+import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
+import { unnestInsert } from "./bulk";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
 import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
 import { claimOrder, lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
-import { settleCharge } from "./settle";
+import { type PaidRenewal, type SigningKey, settleCharge, settleRenewalsPaid } from "./settle";
 
 /**
  * How long one instance may take to charge a renewal before another instance may try it again (with
@@ -234,6 +243,83 @@ export type RenewalOptions = {
   retryNow?: boolean;
 };
 
+/** What settling one renewal attempt decided: the run's result, and the owners' mail to send. */
+type RenewalSettled = { run: RenewalRun; notice: DunningNotice | null };
+
+/**
+ * Records the provider's answer to one renewal attempt, in the caller's transaction, which holds the
+ * organization's lock and has just read the order (`current`) and whether an attempt of it is still
+ * in flight: paid (the next period), declined (the dunning step), or left pending.
+ */
+async function applyRenewalCharge(
+  tx: Tx,
+  current: OrderRow,
+  inFlight: boolean,
+  claim: { card: CardRow; attempt: number; retry: boolean },
+  charge: ChargeResult,
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
+): Promise<RenewalSettled> {
+  const { card, attempt, retry } = claim;
+  const organizationId = current.organizationId;
+  const none = { retried: retry, declined: false };
+  // Our attempt was settled meanwhile (a webhook): nothing to apply, nothing to mail.
+  if (current.status !== "pending" || !inFlight)
+    return { run: { outcome: "skipped", ...none }, notice: null };
+  const outcome = await settleCharge(tx, current, charge, options);
+  if (outcome.status === "pending") return { run: { outcome: "pending", ...none }, notice: null };
+  if (outcome.status === "paid") {
+    if (!retry) return { run: { outcome: "renewed", ...none }, notice: null };
+    const [sub] = await tx
+      .select({ end: subscriptions.currentPeriodEnd })
+      .from(subscriptions)
+      .where(eq(subscriptions.organizationId, organizationId));
+    const notice: DunningNotice | null = sub
+      ? { kind: "recovered", charge: await chargeFacts(tx, current, card, attempt), periodEnd: sub.end }
+      : null;
+    return { run: { outcome: "renewed", ...none }, notice };
+  }
+  if (outcome.status !== "failed") return { run: { outcome: "skipped", ...none }, notice: null };
+  // Declined: the dunning step settleFailed took shows on the subscription and the order.
+  const [after] = await tx.select().from(orders).where(eq(orders.id, current.id));
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
+  const facts = await chargeFacts(tx, after ?? current, card, attempt);
+  const declined = { retried: retry, declined: true };
+  if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
+    return {
+      run: { outcome: "failed", ...declined },
+      notice: { kind: "failed", charge: facts, retryAt: sub.nextRetryAt },
+    };
+  }
+  const why =
+    declineKind(charge.status === "declined" ? charge.code : "") === "hard"
+      ? "hard_decline"
+      : "retries_exhausted";
+  return { run: { outcome: "downgraded", ...declined }, notice: { kind: "ended", charge: facts, why } };
+}
+
+type CardRow = typeof paymentMethods.$inferSelect;
+
+/** Charges one attempt at a renewal on the card on file, under the attempt's own key. */
+function chargeRenewal(
+  provider: PaymentProvider,
+  order: Pick<
+    OrderRow,
+    "id" | "organizationId" | "periodStart" | "totalMinor" | "currency" | "plan" | "interval"
+  >,
+  card: CardRow,
+  attempt: number,
+  at: Date,
+): Promise<ChargeResult> {
+  const periodStart = order.periodStart ?? at;
+  return chargeSavedCard(provider, {
+    amount: { amount: order.totalMinor, currency: order.currency },
+    card: { customerReference: card.customerReference, methodReference: card.methodReference },
+    idempotencyKey: renewalKey(order.organizationId, periodStart, attempt),
+    description: `Abacus ${order.plan} (${order.interval}) renewal`,
+    metadata: { orderId: order.id, organizationId: order.organizationId, attempt: String(attempt) },
+  });
+}
+
 async function renewOnce(
   db: Db,
   provider: PaymentProvider,
@@ -249,66 +335,341 @@ async function renewOnce(
     await sendDunningNotice(mail, claim.notice ?? null);
     return { outcome: claim.done, retried: false, declined: false };
   }
-  const { order, card, attempt, retry } = claim;
-  const periodStart = order.periodStart ?? at;
-  const charge = await chargeSavedCard(provider, {
-    amount: { amount: order.totalMinor, currency: order.currency },
-    card: { customerReference: card.customerReference, methodReference: card.methodReference },
-    idempotencyKey: renewalKey(organizationId, periodStart, attempt),
-    description: `Abacus ${order.plan} (${order.interval}) renewal`,
-    metadata: { orderId: order.id, organizationId, attempt: String(attempt) },
+  const { order, card, attempt } = claim;
+  const charge = await chargeRenewal(provider, order, card, attempt, at);
+  const settled = await db.transaction(async (tx) => {
+    await lockOrganizationBilling(tx, organizationId);
+    const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
+    if (!current) throw new Error("The renewal order disappeared");
+    const [inFlight] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
+      .limit(1);
+    return applyRenewalCharge(tx, current, Boolean(inFlight), claim, charge, {
+      key,
+      ...receipt,
+      paidAt: at,
+    });
   });
-  const settled = await db.transaction(
-    async (tx): Promise<{ run: RenewalRun; notice: DunningNotice | null }> => {
-      await lockOrganizationBilling(tx, organizationId);
-      const [current] = await tx.select().from(orders).where(eq(orders.id, order.id));
-      if (!current) throw new Error("The renewal order disappeared");
-      const none = { retried: retry, declined: false };
-      // Our attempt was settled meanwhile (a webhook): nothing to apply, nothing to mail.
-      const [inFlight] = await tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
-        .limit(1);
-      if (current.status !== "pending" || !inFlight)
-        return { run: { outcome: "skipped", ...none }, notice: null };
-      const outcome = await settleCharge(tx, current, charge, { key, ...receipt, paidAt: at });
-      if (outcome.status === "pending") return { run: { outcome: "pending", ...none }, notice: null };
-      if (outcome.status === "paid") {
-        const [sub] = await tx
-          .select({ end: subscriptions.currentPeriodEnd })
-          .from(subscriptions)
-          .where(eq(subscriptions.organizationId, organizationId));
-        const notice: DunningNotice | null =
-          retry && sub
-            ? { kind: "recovered", charge: await chargeFacts(tx, current, card, attempt), periodEnd: sub.end }
-            : null;
-        return { run: { outcome: "renewed", ...none }, notice };
-      }
-      if (outcome.status !== "failed") return { run: { outcome: "skipped", ...none }, notice: null };
-      // Declined: the dunning step settleFailed took shows on the subscription and the order.
-      const [after] = await tx.select().from(orders).where(eq(orders.id, order.id));
-      const [sub] = await tx
-        .select()
-        .from(subscriptions)
-        .where(eq(subscriptions.organizationId, organizationId));
-      const facts = await chargeFacts(tx, after ?? current, card, attempt);
-      const declined = { retried: retry, declined: true };
-      if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
-        return {
-          run: { outcome: "failed", ...declined },
-          notice: { kind: "failed", charge: facts, retryAt: sub.nextRetryAt },
-        };
-      }
-      const why =
-        declineKind(charge.status === "declined" ? charge.code : "") === "hard"
-          ? "hard_decline"
-          : "retries_exhausted";
-      return { run: { outcome: "downgraded", ...declined }, notice: { kind: "ended", charge: facts, why } };
-    },
-  );
   await sendDunningNotice(mail, settled.notice);
   return settled.run;
+}
+
+/** Subscriptions one transaction claims, and then settles, together in a clock run. */
+export const RENEWAL_BATCH = 25;
+
+/** The advisory-lock key of an organization's billing, as `lockOrganizationBilling` takes it. */
+const orgLockKey = (id: SQL) => sql`hashtextextended('abacus:checkout:' || ${id}, 0)`;
+
+const textArray = (ids: readonly string[]) =>
+  sql`array[${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+
+/** The columns of a renewal order the batch claim writes (the rest take their defaults). */
+const PLACED_COLUMNS = [
+  "id",
+  "organizationId",
+  "idempotencyKey",
+  "plan",
+  "interval",
+  "currency",
+  "subtotalMinor",
+  "discountMinor",
+  "couponId",
+  "reverseCharge",
+  "netMinor",
+  "taxMinor",
+  "totalMinor",
+  "taxRate",
+  "taxTreatment",
+  "basePriceUsd",
+  "fxRate",
+  "fxDate",
+  "billingName",
+  "billingCountry",
+  "vatId",
+  "status",
+  "kind",
+  "periodStart",
+  "periodEnd",
+] as const satisfies readonly (keyof OrderRow)[];
+
+type PlacedRenewal =
+  Pick<OrderRow, (typeof PLACED_COLUMNS)[number] & keyof OrderRow> extends infer R ? Omit<R, "id"> : never;
+
+/**
+ * A batch's claim: the renewals it placed, the subscriptions it left alone, the ones to do singly,
+ * and the organizations whose lock another transaction held.
+ */
+interface BatchClaim {
+  claimed: { order: PlacedRenewal & { id: string }; card: CardRow }[];
+  skipped: number;
+  single: string[];
+  busy: string[];
+}
+
+/**
+ * Claims the plain renewals among `organizationIds` in one short transaction: the organizations whose
+ * billing lock it gets at once (`pg_try_advisory_xact_lock`: one another instance holds is left to the
+ * single path, which waits for it), read with everything the claim needs in one query; each active
+ * subscription due by `at` whose period has no order yet, with a card on file and no coupon, gets its
+ * renewal order (unique per period start) and its first payment attempt, placed with one insert each.
+ * Everything else (past due, cancelled at period end, no card, a coupon, an order left by a crashed
+ * run) goes to `single`, the one-by-one path (`renewOnce`) with its every rule.
+ */
+async function claimRenewalBatch(
+  db: Db,
+  rates: RateTable | null,
+  organizationIds: readonly string[],
+  at: Date,
+): Promise<BatchClaim> {
+  return db.transaction(async (tx) => {
+    // The locks first, in a statement of their own: the reads below then see every change committed
+    // before each lock was granted (a statement reads as of its start, under read committed).
+    const lockedRows = await tx.execute<{ id: string }>(
+      sql`select id from unnest(${textArray(organizationIds)}) as t(id)
+        where pg_try_advisory_xact_lock(${orgLockKey(sql`id`)})`,
+    );
+    const locked = Array.from(lockedRows, (row) => row.id);
+    const busy = organizationIds.filter((id) => !locked.includes(id));
+    if (locked.length === 0) return { claimed: [], skipped: 0, single: [], busy };
+    const existing = tx
+      .select({
+        status: sql<string>`${orders.status}`.as("existing_status"),
+        live: sql<boolean>`(${orders.claimedUntil} is not null and ${orders.claimedUntil} >= now())`.as(
+          "existing_live",
+        ),
+      })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.organizationId, subscriptions.organizationId),
+          sql`${orders.periodStart} = date_trunc('milliseconds', ${subscriptions.currentPeriodEnd})`,
+        ),
+      )
+      .limit(1)
+      .as("existing");
+    const lastPaid = tx
+      .select({
+        name: sql<string>`${orders.billingName}`.as("last_name"),
+        country: sql<string>`${orders.billingCountry}`.as("last_country"),
+        vatId: sql<string | null>`${orders.vatId}`.as("last_vat_id"),
+      })
+      .from(orders)
+      .where(and(eq(orders.organizationId, subscriptions.organizationId), eq(orders.status, "paid")))
+      .orderBy(desc(orders.paidAt))
+      .limit(1)
+      .as("last_paid");
+    const rows = await tx
+      .select({
+        sub: subscriptions,
+        card: paymentMethods,
+        existing: { status: existing.status, live: existing.live },
+        billing: { name: lastPaid.name, country: lastPaid.country, vatId: lastPaid.vatId },
+        profile: { organizationId: billingProfiles.organizationId, vatId: billingProfiles.vatId },
+      })
+      .from(subscriptions)
+      .leftJoin(paymentMethods, eq(paymentMethods.organizationId, subscriptions.organizationId))
+      .leftJoin(billingProfiles, eq(billingProfiles.organizationId, subscriptions.organizationId))
+      .leftJoinLateral(existing, sql`true`)
+      .leftJoinLateral(lastPaid, sql`true`)
+      .where(inArray(subscriptions.organizationId, locked));
+    const seen = new Set<string>();
+    const single: string[] = [];
+    let skipped = 0;
+    const placing: { card: CardRow; values: PlacedRenewal }[] = [];
+    for (const { sub, card, existing: prior, billing, profile } of rows) {
+      seen.add(sub.organizationId);
+      // What claimRenewal decides, in its order: not due; past due (a retry) or cancelled at period
+      // end, to the single path; a period another run has settled or is charging now; anything else
+      // but a plain renewal, to the single path.
+      if (sub.currentPeriodEnd > at || (sub.status !== "active" && sub.status !== "past_due")) {
+        skipped += 1;
+        continue;
+      }
+      if (sub.status === "past_due" || sub.cancelAtPeriodEnd) {
+        single.push(sub.organizationId);
+        continue;
+      }
+      if (prior?.status && (prior.status !== "pending" || prior.live)) {
+        skipped += 1;
+        continue;
+      }
+      if (prior?.status || !card || sub.couponId) {
+        single.push(sub.organizationId);
+        continue;
+      }
+      const plan = getPlan(sub.scheduledPlan ?? sub.plan);
+      // As renewalPricing without a coupon: the billing profile's VAT ID, else the last order's.
+      const quote =
+        plan && billing?.name
+          ? quoteOrder({
+              plan,
+              interval: sub.interval,
+              currency: sub.currency,
+              country: billing.country ?? "",
+              table: rates,
+              coupon: null,
+              vatId: profile?.organizationId ? profile.vatId : (billing.vatId ?? null),
+              sellerCountry: getEnv().SELLER_COUNTRY ?? null,
+            })
+          : null;
+      if (!plan || !billing?.name || !quote?.ok) {
+        single.push(sub.organizationId);
+        continue;
+      }
+      const q = quote.value;
+      const periodStart = sub.currentPeriodEnd;
+      placing.push({
+        card,
+        values: {
+          organizationId: sub.organizationId,
+          idempotencyKey: `renew:${periodStart.toISOString()}`,
+          plan: plan.id === "free" ? sub.plan : plan.id,
+          interval: sub.interval,
+          ...orderAmounts(q),
+          billingName: billing.name,
+          billingCountry: q.country,
+          vatId: q.vatId,
+          status: "pending",
+          kind: "renewal",
+          periodStart,
+          periodEnd: addPeriod(periodStart, sub.interval),
+        } satisfies typeof orders.$inferInsert,
+      });
+    }
+    // No subscription: the single path says so.
+    for (const id of locked) if (!seen.has(id)) single.push(id);
+    if (placing.length === 0) return { claimed: [], skipped, single, busy };
+    const claimed = placing.map(({ card, values }) => ({ order: { ...values, id: randomUUID() }, card }));
+    // Pipelined on the transaction's connection, run in this order (the payments name the orders).
+    await Promise.all([
+      tx.execute(
+        unnestInsert(
+          orders,
+          claimed.map(({ order }) => order),
+          PLACED_COLUMNS,
+          { extra: { claimed_until: sql`now() + make_interval(secs => ${CLAIM_SECONDS})` } },
+        ),
+      ),
+      tx.execute(
+        unnestInsert(
+          payments,
+          claimed.map(({ order, card }) => ({
+            orderId: order.id,
+            provider: card.provider,
+            status: "unknown" as const,
+            amountMinor: order.totalMinor,
+            currency: order.currency,
+            cardBrand: card.brand,
+            cardLast4: card.last4,
+          })),
+          ["orderId", "provider", "status", "amountMinor", "currency", "cardBrand", "cardLast4"],
+        ),
+      ),
+    ]);
+    return { claimed, skipped, single, busy };
+  });
+}
+
+/**
+ * Renews a batch of subscriptions: claims the plain renewals together (`claimRenewalBatch`), charges
+ * each with no transaction open, then settles them in one short transaction that takes their
+ * organizations' locks (in a fixed order), reads them again, and settles every paid one together
+ * (`settleRenewalsPaid`: one block of invoice numbers) and any other answer one by one as the single
+ * path does. The rest of the batch goes through the single path, one by one; with `deferBusy`, the
+ * organizations whose lock was held elsewhere are returned instead (`busy`), to be tried again later
+ * (by then, usually, another instance has renewed them).
+ */
+async function renewBatch(
+  db: Db,
+  provider: PaymentProvider,
+  rates: RateTable | null,
+  organizationIds: readonly string[],
+  at: Date,
+  options: RenewalOptions & { deferBusy?: boolean },
+): Promise<{ runs: RenewalRun[]; busy: string[] }> {
+  const { mail, retryNow, deferBusy, ...receipt } = options;
+  const key = await currentSigningKey(db);
+  const runs: RenewalRun[] = [];
+  const claim = await claimRenewalBatch(db, rates, organizationIds, at);
+  const { claimed, skipped } = claim;
+  const single = deferBusy ? claim.single : [...claim.single, ...claim.busy];
+  for (let i = 0; i < skipped; i++) runs.push({ outcome: "skipped", retried: false, declined: false });
+  if (claimed.length > 0) {
+    const charges = await Promise.all(
+      claimed.map(({ order, card }) => chargeRenewal(provider, order, card, 1, at)),
+    );
+    const notices = await db.transaction(async (tx) => {
+      const ids = claimed.map(({ order }) => order.organizationId);
+      await tx.execute(
+        sql`select count(pg_advisory_xact_lock(${orgLockKey(sql`id`)}))
+          from (select id from unnest(${textArray(ids)}) as t(id) order by id) as s`,
+      );
+      const current = await tx
+        .select({
+          order: orders,
+          inFlight: sql<boolean>`exists (select 1 from ${payments} p where p.order_id = orders.id
+            and p.status = 'unknown')`,
+        })
+        .from(orders)
+        .where(
+          inArray(
+            orders.id,
+            claimed.map(({ order }) => order.id),
+          ),
+        );
+      const byId = new Map(current.map((row) => [row.order.id, row]));
+      const settle = { key, ...receipt, paidAt: at };
+      const paid: PaidRenewal[] = [];
+      const rest: { row: { order: OrderRow; inFlight: boolean }; card: CardRow; charge: ChargeResult }[] = [];
+      claimed.forEach(({ order, card }, i) => {
+        const row = byId.get(order.id);
+        const charge = charges[i];
+        if (!row || !charge) throw new Error("The renewal order disappeared");
+        if (
+          charge.status === "succeeded" &&
+          row.order.status === "pending" &&
+          row.inFlight &&
+          !charge.saved
+        ) {
+          paid.push({ order: row.order, reference: charge.reference });
+        } else {
+          rest.push({ row, card, charge });
+        }
+      });
+      const settled = await settleRenewalsPaid(tx, paid, settle);
+      for (const { order } of paid) {
+        runs.push({
+          outcome: settled.has(order.id) ? "renewed" : "skipped",
+          retried: false,
+          declined: false,
+        });
+      }
+      const notices: DunningNotice[] = [];
+      for (const { row, card, charge } of rest) {
+        const one = await applyRenewalCharge(
+          tx,
+          row.order,
+          Boolean(row.inFlight),
+          { card, attempt: 1, retry: false },
+          charge,
+          settle,
+        );
+        runs.push(one.run);
+        if (one.notice) notices.push(one.notice);
+      }
+      return notices;
+    });
+    for (const notice of notices) await sendDunningNotice(mail, notice);
+  }
+  for (const organizationId of single) {
+    runs.push(await renewOnce(db, provider, rates, organizationId, at, { ...receipt, mail, retryNow }));
+  }
+  return { runs, busy: deferBusy ? claim.busy : [] };
 }
 
 /**
@@ -361,6 +722,12 @@ export async function retryPastDueNow(
  */
 export type ClockSummary = { at: string; due: number; retried: number } & Record<RenewalOutcome, number>;
 
+/** Rounds of a clock pass: the organizations whose lock was held elsewhere are tried again. */
+const BUSY_ROUNDS = 3;
+
+/** Batches one clock run works on at once (each a claim, the charges, a settlement in turn). */
+const CLOCK_WORKERS = 4;
+
 /** A clock that jumps several periods renews them in turn, this many at most per subscription. */
 const MAX_PASSES = 36;
 
@@ -392,22 +759,37 @@ export async function runBillingClock(
     const due = await dueSubscriptions(db, at);
     summary.due += due.length;
     let progressed = false;
-    let next = 0;
     // Each instance starts at its own random place in the list: instances that walk it in the same
-    // order queue on the same organization's lock, one behind the other.
-    const start = due.length > 0 ? randomInt(due.length) : 0;
-    const worker = async () => {
-      for (let i = next++; i < due.length; i = next++) {
-        const row = due[(start + i) % due.length];
-        if (!row) continue;
-        const run = await renewOnce(db, provider, rates, row.organizationId, at, options);
-        summary[run.outcome] += 1;
-        if (run.retried) summary.retried += 1;
-        // A renewal or a declined attempt may leave the next step due at the same instant.
-        if (run.outcome === "renewed" || run.outcome === "failed") progressed = true;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    // order would queue on the same organizations' locks, one behind the other. An organization whose
+    // lock is held elsewhere (another instance renewing it, say) is tried again after the rest, in a
+    // later round; in the last round the single path waits for its lock.
+    let list = due.map((row) => row.organizationId);
+    for (let round = 1; round <= BUSY_ROUNDS && list.length > 0; round++) {
+      const batches: string[][] = [];
+      for (let i = 0; i < list.length; i += RENEWAL_BATCH) batches.push(list.slice(i, i + RENEWAL_BATCH));
+      const busy: string[] = [];
+      let next = 0;
+      const start = batches.length > 0 ? randomInt(batches.length) : 0;
+      const worker = async () => {
+        for (let i = next++; i < batches.length; i = next++) {
+          const batch = batches[(start + i) % batches.length];
+          if (!batch) continue;
+          const done = await renewBatch(db, provider, rates, batch, at, {
+            ...options,
+            deferBusy: round < BUSY_ROUNDS,
+          });
+          busy.push(...done.busy);
+          for (const run of done.runs) {
+            summary[run.outcome] += 1;
+            if (run.retried) summary.retried += 1;
+            // A renewal or a declined attempt may leave the next step due at the same instant.
+            if (run.outcome === "renewed" || run.outcome === "failed") progressed = true;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? CLOCK_WORKERS) }, worker));
+      list = busy;
+    }
     if (!progressed) break;
   }
   return summary;

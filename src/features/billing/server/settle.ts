@@ -13,8 +13,9 @@ import {
 import type { Tx } from "@/server/db/client";
 import { orders, organization, paymentMethods, payments, receipts, subscriptions } from "@/server/db/schema";
 import type { ChargeResult, SavedCard } from "@/server/payments/provider";
+import { insertMany, unnestInsert } from "./bulk";
 import { couponStateAfterPaid, releaseRedemption } from "./coupons";
-import { issueInvoice } from "./invoices";
+import { issueInvoice, issueInvoices } from "./invoices";
 import { type CheckoutOutcome, type OrderRow, outcomeOf, PENDING_REASON } from "./outcome";
 import { type currentSigningKey, signBytes } from "./receipt-keys";
 
@@ -196,26 +197,60 @@ export async function settlePaid(
         .onConflictDoUpdate({ target: paymentMethods.organizationId, set: card });
     }
   }
-  const receiptNumber = receiptNumberFor(order.id, paidAt);
   // Last: the invoice number locks its series until this transaction commits.
   const invoice = await issueInvoice(tx, paidOrder, paidAt);
+  const receipt = signedReceipt(order, invoice.number, attempt ?? null, reference, {
+    key,
+    issuer: options.issuer,
+    seller: options.seller,
+    paidAt,
+    organizationName: org?.name ?? null,
+    period: { start: periodStart, end: periodEnd },
+  });
+  await tx.insert(receipts).values(receipt);
+  const { receiptNumber } = receipt;
+  return { outcome: { status: "paid", orderId: order.id, receiptNumber }, applied: true };
+}
+
+type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * The signed receipt of a paid order (its row for `receipts`): the canonical JSON of its payload,
+ * naming the invoice, and its Ed25519 signature.
+ */
+function signedReceipt(
+  order: OrderRow,
+  invoiceNumber: string,
+  attempt: PaymentRow | null,
+  reference: string,
+  o: {
+    key: SigningKey;
+    issuer?: string;
+    seller?: ReceiptSeller;
+    paidAt: Date;
+    organizationName: string | null;
+    period: { start: Date; end: Date };
+  },
+): typeof receipts.$inferInsert & { receiptNumber: string } {
+  const { key, paidAt } = o;
+  const receiptNumber = receiptNumberFor(order.id, paidAt);
   const money = (amount: bigint) => toDecimalString({ amount, currency: order.currency });
   const payload: ReceiptPayload = {
     type: RECEIPT_TYPE,
     version: RECEIPT_VERSION,
     kid: key.kid,
-    issuer: options.issuer ?? "Abacus",
-    ...(options.seller ? { seller: options.seller } : {}),
+    issuer: o.issuer ?? "Abacus",
+    ...(o.seller ? { seller: o.seller } : {}),
     receiptNumber,
-    invoiceNumber: invoice.number,
+    invoiceNumber,
     orderId: order.id,
     issuedAt: paidAt.toISOString(),
     paidAt: paidAt.toISOString(),
-    organization: { id: order.organizationId, name: org?.name ?? order.billingName },
+    organization: { id: order.organizationId, name: o.organizationName ?? order.billingName },
     billing: { name: order.billingName, country: order.billingCountry, vatId: order.vatId },
     plan: order.plan,
     interval: order.interval,
-    period: { start: periodStart.toISOString(), end: periodEnd.toISOString() },
+    period: { start: o.period.start.toISOString(), end: o.period.end.toISOString() },
     currency: order.currency,
     net: money(order.netMinor),
     tax: money(order.taxMinor),
@@ -233,7 +268,7 @@ export async function settlePaid(
   };
   const canonical = canonicalJson(payload);
   const signature = Buffer.from(signBytes(key, new TextEncoder().encode(canonical))).toString("base64");
-  await tx.insert(receipts).values({
+  return {
     orderId: order.id,
     organizationId: order.organizationId,
     receiptNumber,
@@ -241,8 +276,144 @@ export async function settlePaid(
     payload: canonical,
     signature,
     issuedAt: paidAt,
+  };
+}
+
+/** A renewal the provider charged: its order (pending) and the charge's reference. */
+export interface PaidRenewal {
+  order: OrderRow;
+  reference: string;
+}
+
+/**
+ * Settles several paid renewals at once, in the caller's transaction, exactly as `settlePaid` settles
+ * each (order paid only while pending, its attempt succeeded, the subscription moved to the paid
+ * period, one numbered invoice and the signed receipt naming it), with one statement per table for
+ * the whole batch: the invoice numbers are taken in one block, just before the last inserts. The
+ * caller holds every organization's lock; at most one renewal per organization. Returns the receipt
+ * numbers of the orders this call settled (an order no longer pending is left as it is).
+ */
+export async function settleRenewalsPaid(
+  tx: Tx,
+  items: readonly PaidRenewal[],
+  options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
+): Promise<Map<string, string>> {
+  const settled = new Map<string, string>();
+  if (items.length === 0) return settled;
+  const { paidAt } = options;
+  const references = new Map<string, string>();
+  const organizations = new Set<string>();
+  for (const { order, reference } of items) {
+    if (order.kind !== "renewal" || !order.periodStart) throw new Error(`Order ${order.id} is not a renewal`);
+    if (organizations.has(order.organizationId))
+      throw new Error(`Two renewals of ${order.organizationId} in one batch`);
+    organizations.add(order.organizationId);
+    references.set(order.id, reference);
+  }
+  const ids = [...references.keys()];
+  const paidOrders = await tx
+    .update(orders)
+    .set({ status: "paid", paidAt, failureCode: null, failureReason: null, claimedUntil: null })
+    .where(and(inArray(orders.id, ids), eq(orders.status, "pending")))
+    .returning();
+  if (paidOrders.length === 0) return settled;
+  paidOrders.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+  const paidIds = paidOrders.map((o) => o.id);
+  const referenceCase = sql.join(
+    paidIds.map((id) => sql`when ${id}::uuid then ${references.get(id) ?? ""}`),
+    sql` `,
+  );
+  const attempts = await tx
+    .update(payments)
+    .set({ status: "succeeded", providerReference: sql`case ${payments.orderId} ${referenceCase} end` })
+    .where(and(inArray(payments.orderId, paidIds), eq(payments.status, "unknown")))
+    .returning();
+  const attemptOf = new Map(attempts.map((a) => [a.orderId, a]));
+  const orgRows = await tx
+    .select({ id: organization.id, name: organization.name })
+    .from(organization)
+    .where(inArray(organization.id, [...new Set(paidOrders.map((o) => o.organizationId))]));
+  const names = new Map(orgRows.map((r) => [r.id, r.name]));
+  const periods = new Map<string, { start: Date; end: Date }>();
+  const rows = [];
+  for (const order of paidOrders) {
+    const start = order.periodStart ?? paidAt;
+    const period = { start, end: addPeriod(start, order.interval) };
+    periods.set(order.id, period);
+    // An organization deleted while its payment was being confirmed keeps the paid order and its
+    // receipt, but has no plan left to start.
+    if (!names.has(order.organizationId)) continue;
+    rows.push({
+      organizationId: order.organizationId,
+      plan: order.plan,
+      interval: order.interval,
+      currency: order.currency,
+      status: "active" as const,
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
+      cancelAtPeriodEnd: false,
+      scheduledPlan: null,
+      lastOrderId: order.id,
+      dunningAttempt: 0,
+      nextRetryAt: null,
+      updatedAt: paidAt,
+      couponId: null as string | null,
+      discountPeriodsLeft: null as number | null,
+      ...(await couponStateAfterPaid(tx, order)),
+    });
+  }
+  const upserted = [
+    "plan",
+    "interval",
+    "currency",
+    "status",
+    "currentPeriodStart",
+    "currentPeriodEnd",
+    "cancelAtPeriodEnd",
+    "scheduledPlan",
+    "lastOrderId",
+    "dunningAttempt",
+    "nextRetryAt",
+    "updatedAt",
+    "couponId",
+    "discountPeriodsLeft",
+  ] as const;
+  const set = sql.join(
+    upserted.map((key) => sql.raw(`"${subscriptions[key].name}" = excluded."${subscriptions[key].name}"`)),
+    sql`, `,
+  );
+  await insertMany(tx, subscriptions, rows, ["organizationId", ...upserted], {
+    suffix: sql`on conflict (organization_id) do update set ${set}`,
   });
-  return { outcome: { status: "paid", orderId: order.id, receiptNumber }, applied: true };
+  // Last: the invoice numbers lock their series until this transaction commits; the receipts, which
+  // name them, are written along with the invoices.
+  let receiptRows: ReturnType<typeof signedReceipt>[] = [];
+  await issueInvoices(tx, paidOrders, paidAt, (issued) => {
+    receiptRows = paidOrders.map((order, i) =>
+      signedReceipt(
+        order,
+        issued[i]?.number ?? "",
+        attemptOf.get(order.id) ?? null,
+        references.get(order.id) ?? "",
+        {
+          ...options,
+          organizationName: names.get(order.organizationId) ?? null,
+          period: periods.get(order.id) ?? { start: paidAt, end: paidAt },
+        },
+      ),
+    );
+    return unnestInsert(receipts, receiptRows, [
+      "orderId",
+      "organizationId",
+      "receiptNumber",
+      "kid",
+      "payload",
+      "signature",
+      "issuedAt",
+    ]);
+  });
+  for (const r of receiptRows) settled.set(r.orderId, r.receiptNumber);
+  return settled;
 }
 
 /** The period a paid proration leaves: the current one kept, or restarted at the change. */
