@@ -108,3 +108,37 @@ describe("a downgrade scheduled after a cancellation", () => {
     });
   });
 });
+
+describe("an upgrade paid after a cancellation", () => {
+  it("keeps the plan running and leaves nothing of the cancellation", async () => {
+    await subscribedWith("case-cancel-then-upgrade", "4242424242424242");
+    const at = new Date(START.getTime() + 86_400_000);
+    expect(await cancelAtPeriodEnd(t.db, "case-cancel-then-upgrade", at, "too dear")).toMatchObject({
+      ok: true,
+    });
+    const outcome = await changePlan(
+      t.db,
+      createTestProvider(),
+      rates,
+      {
+        organizationId: "case-cancel-then-upgrade",
+        userId: "u1",
+        idempotencyKey: crypto.randomUUID(),
+        target: { plan: "team", interval: "monthly" },
+      },
+      { now: () => at },
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    const [sub] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.organizationId, "case-cancel-then-upgrade"));
+    expect(sub).toMatchObject({
+      plan: "team",
+      status: "active",
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      cancelReason: null,
+    });
+  });
+});

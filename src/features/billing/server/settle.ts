@@ -172,7 +172,10 @@ export async function settlePaid(
     // A proration changes the plan at once and keeps the period (it restarts on an interval change).
     currentPeriodStart: order.kind === "proration" ? await prorationPeriodStart(tx, order) : periodStart,
     currentPeriodEnd: periodEnd,
+    // A paid plan (an upgrade after a cancel, say) runs on: nothing of a cancellation is left.
     cancelAtPeriodEnd: false,
+    canceledAt: null,
+    cancelReason: null,
     scheduledPlan: null,
     lastOrderId: order.id,
     // Paid up: a renewal paid by a retry ends the dunning of its period.
