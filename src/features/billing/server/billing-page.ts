@@ -8,7 +8,7 @@ import { validateVatId } from "@/core/billing/vat";
 import type { RateTable } from "@/core/money/fx";
 import type { Db } from "@/server/db/client";
 import { billingProfiles, creditNotes, invoices, orders, paymentMethods } from "@/server/db/schema";
-import { subscriptionCoupon } from "./coupons";
+import { renewalPricing } from "./coupons";
 import { listInvoices } from "./invoices";
 import { BILLING_PAGE_DOCUMENTS } from "./limits";
 import { type PlanChangeQuote, previewPlanChange } from "./plan-change";
@@ -23,7 +23,8 @@ export interface UpgradeOption {
 /**
  * The charge the next renewal will make, priced as the renewal prices it: the plan it renews to (a
  * scheduled downgrade's), the subscription's interval and currency, its coupon while it has charges
- * left, and the billing country of the last paid order. None when the plan ends with the period.
+ * left, the billing country of the last paid order and the VAT ID the renewal takes (the billing
+ * profile's, else that order's), so a reverse charge shows as one. None when the plan ends with the period.
  */
 async function nextCharge(db: Db, rates: RateTable | null, organizationId: string, now: Date) {
   const sub = await getSubscription(db, organizationId);
@@ -32,7 +33,7 @@ async function nextCharge(db: Db, rates: RateTable | null, organizationId: strin
   }
   const plan = getPlan(sub.scheduledPlan ?? sub.plan);
   const [last] = await db
-    .select({ country: orders.billingCountry })
+    .select({ country: orders.billingCountry, vatId: orders.vatId })
     .from(orders)
     .where(and(eq(orders.organizationId, organizationId), eq(orders.status, "paid")))
     .orderBy(desc(orders.paidAt))
@@ -44,7 +45,8 @@ async function nextCharge(db: Db, rates: RateTable | null, organizationId: strin
     currency: sub.currency,
     country: last.country,
     table: rates,
-    coupon: await subscriptionCoupon(db, organizationId, sub.currency),
+    // The renewal's own pricing inputs: its coupon, and the VAT ID it takes (a reverse charge).
+    ...(await renewalPricing(db, organizationId, sub.currency, last.vatId)),
   });
   if (!quote.ok) return null;
   return { ...quote.value, at: sub.currentPeriodEnd, plan: plan.id, interval: sub.interval };

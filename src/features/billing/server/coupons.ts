@@ -158,22 +158,18 @@ export async function couponStateAfterPaid(
  * order's) and the seller's country, for the reverse charge.
  */
 export async function renewalPricing(
-  tx: Tx,
+  tx: Reader,
   organizationId: string,
   currency: string,
   lastVatId: string | null,
 ): Promise<{ coupon: CouponTerms | null; vatId: string | null; sellerCountry: string | null }> {
-  const [sub] = await tx
-    .select({ couponId: subscriptions.couponId })
-    .from(subscriptions)
-    .where(eq(subscriptions.organizationId, organizationId));
   const [profile] = await tx
     .select({ vatId: billingProfiles.vatId })
     .from(billingProfiles)
     .where(eq(billingProfiles.organizationId, organizationId));
   const vatId = profile ? profile.vatId : lastVatId;
   const sellerCountry = getEnv().SELLER_COUNTRY ?? null;
-  return { coupon: await couponTerms(tx, sub?.couponId ?? null, currency), vatId, sellerCountry };
+  return { coupon: await subscriptionCoupon(tx, organizationId, currency), vatId, sellerCountry };
 }
 
 /**

@@ -25,6 +25,9 @@ import { createCoupon, type NewCoupon } from "./coupons";
 import { changePlan, previewPlanChange, settlePendingProrations } from "./plan-change";
 import { runBillingClock } from "./renew";
 
+// The seller's country, for the EU reverse charge (read once by the app's settings).
+process.env.SELLER_COUNTRY = "DE";
+
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
 let rates: RateTable;
 let orgCounter = 0;
@@ -325,6 +328,39 @@ describe("the billing page's data", () => {
     expect(team?.preview.ok && direct.ok && team.preview.quote.total === direct.quote.total).toBe(true);
     expect(page.card).toMatchObject({ brand: "Visa", last4: "4242", expMonth: 12, expYear: 2030 });
     expect(page.pendingUpgrade).toBeNull();
+  });
+
+  it("shows a reverse-charged renewal's next charge without VAT, as the renewal charges it", async () => {
+    const id = "org-reverse";
+    await t.db.insert(organization).values({ id, name: "Reverse", slug: "reverse" });
+    await t.db.insert(member).values({ id: "mp-reverse", organizationId: id, userId: "u1", role: "owner" });
+    const outcome = await processCheckout(
+      t.db,
+      createTestProvider(),
+      rates,
+      {
+        organization: { id, name: "Reverse" },
+        userId: "u1",
+        idempotencyKey: crypto.randomUUID(),
+        plan: "pro",
+        interval: "monthly",
+        currency: "EUR",
+        billing: { name: "Reverse SARL", country: "FR", vatId: "FR40303265045" },
+        card: card("4242424242424242"),
+      },
+      { now: () => START, sellerCountry: "DE" },
+    );
+    expect(outcome).toMatchObject({ status: "paid" });
+    const next = (await loadBillingPage(t.db, rates, id, MID)).next;
+    expect(next).toMatchObject({ reverseCharge: true });
+    expect(next?.tax.amount).toBe(0n);
+    await runBillingClock(t.db, createTestProvider(), rates, END);
+    const [renewal] = await t.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.organizationId, id), eq(orders.kind, "renewal")));
+    expect(renewal).toMatchObject({ status: "paid", reverseCharge: true, taxMinor: 0n });
+    expect(renewal?.totalMinor).toBe(next?.total.amount);
   });
 });
 
