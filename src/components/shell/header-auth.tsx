@@ -15,9 +15,10 @@ const LazyMenus = dynamic(() => import("./signed-in-menus").then((m) => m.Signed
   loading: () => <SignedInStandIn />,
 });
 
-// One fixed-width, right-aligned box for every state (loading, signed out, signed in), so the
-// answer from /api/me moves nothing else in the header.
-const AREA = "hidden w-44 items-center justify-end gap-2 sm:flex lg:w-64";
+// One fixed-size, right-aligned box for every state (loading, signed out, signed in), so the
+// answer from /api/me moves nothing else in the header: not its width, and not (by a fraction of a
+// pixel, which a layout-shift observer still counts) the header's height.
+const AREA = "hidden h-9 w-44 items-center justify-end gap-2 sm:flex lg:w-64";
 
 const signedOutLinks = [
   { href: "/sign-in", label: "Sign in" },

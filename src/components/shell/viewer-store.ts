@@ -20,8 +20,16 @@ let state: State = LOADING;
 const listeners = new Set<() => void>();
 let inflight: Promise<void> | null = null;
 
-function set(next: State) {
+/**
+ * `remember: false` changes what is drawn but not the hint for the next static page: a request that
+ * failed or was cut short (the page navigated away mid-fetch) says nothing about who is signed in.
+ */
+function set(next: State, remember = true) {
   state = next;
+  if (!remember) {
+    for (const listener of listeners) listener();
+    return;
+  }
   if (next.status === "signed-in") {
     const { me } = next;
     const active = me.organizations.find((org) => org.id === me.activeOrganizationId);
@@ -30,14 +38,21 @@ function set(next: State) {
   for (const listener of listeners) listener();
 }
 
+/** No answer: a page still waiting draws the signed-out header, and the hint is kept as it was. */
+function unknown() {
+  if (state === LOADING) set({ status: "signed-out" }, false);
+}
+
 /** Asks the server who is signed in (GET /api/me). Call after signing in or out or switching. */
 export function refreshViewer(): Promise<void> {
   inflight ??= fetch("/api/me", { cache: "no-store", credentials: "same-origin" })
     .then(async (response) => {
-      const me = response.ok ? ((await response.json()) as MeSummary | null) : null;
+      // Only an answer decides (null: signed out). A refusal or an outage leaves things as they were.
+      if (!response.ok) return unknown();
+      const me = (await response.json()) as MeSummary | null;
       set(me ? { status: "signed-in", me } : { status: "signed-out" });
     })
-    .catch(() => set({ status: "signed-out" }))
+    .catch(unknown)
     .finally(() => {
       inflight = null;
     });
