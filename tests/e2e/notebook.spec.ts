@@ -254,3 +254,46 @@ test("signed in, a shared link opens as a new sheet that is saved to the organiz
   await expect(sheet(owner.page)).toHaveValue(text);
   await owner.context.close();
 });
+
+test("a long sheet draws the rows in view, each on its own line of the text", async ({ page }) => {
+  await page.goto("/calculator");
+  // 400 amounts of 1.01 EUR … 5.00 EUR, then their total: (1.01 + 5.00) × 400 / 2 = 1202.00 EUR
+  const text = [...Array.from({ length: 400 }, (_, i) => `${(101 + i) / 100} EUR`), "total"].join("\n");
+  await sheet(page).fill(text);
+  const last = 401;
+  // scrolled to the end: the total is drawn on the text's last line; the first rows are not drawn
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(result(page, last)).toContainText("1202.00 EUR");
+  await expect(result(page, 1)).toHaveCount(0);
+  await expect(page.getByTestId("notebook").getByRole("listitem").last()).toHaveAttribute(
+    "aria-posinset",
+    "401",
+  );
+  const lineAt = async (line: number) => {
+    const box = await sheet(page).boundingBox();
+    const lineHeight = await sheet(page).evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    const padding = await sheet(page).evaluate((el) => Number.parseFloat(getComputedStyle(el).paddingTop));
+    return (box?.y ?? 0) + padding + (line - 1) * lineHeight + lineHeight / 2;
+  };
+  const middle = async (line: number) => {
+    const box = await result(page, line).boundingBox();
+    return (box?.y ?? 0) + (box?.height ?? 0) / 2;
+  };
+  expect(Math.abs((await middle(last)) - (await lineAt(last)))).toBeLessThan(2);
+  // back in the middle: the rows there are drawn, aligned, and an edit there updates them and the total
+  const toLine200 = () =>
+    page.evaluate(() => {
+      const el = document.querySelector("textarea") as HTMLTextAreaElement;
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      window.scrollTo(0, top + 199 * Number.parseFloat(getComputedStyle(el).lineHeight) - 200);
+    });
+  await toLine200();
+  await expect(result(page, 200)).toContainText("3.00 EUR");
+  await expect(result(page, last)).toHaveCount(0);
+  expect(Math.abs((await middle(200)) - (await lineAt(200)))).toBeLessThan(2);
+  await sheet(page).fill(text.replace("\n3 EUR\n", "\n13 EUR\n"));
+  await toLine200();
+  await expect(result(page, 200)).toContainText("13.00 EUR");
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(result(page, last)).toContainText("1212.00 EUR");
+});

@@ -1,6 +1,7 @@
 "use client";
 
 import { Download } from "lucide-react";
+import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import type { LineResult } from "@/core/decimal/sheet";
 
@@ -10,9 +11,19 @@ export interface SheetExport {
   readonly results: readonly LineResult[];
 }
 
-/** CSV and Markdown downloads; the export code (and papaparse) loads on the first click. */
-export function ExportMenu({ sheet }: { sheet: SheetExport }) {
+/**
+ * CSV and Markdown downloads; the export code (and papaparse) loads on the first click. The sheet is read
+ * when a button is clicked (`read`), so typing in the sheet does not render the buttons again.
+ */
+export const ExportMenu = memo(function ExportMenu({
+  read,
+  empty,
+}: {
+  read: () => SheetExport;
+  empty: boolean;
+}) {
   async function save(kind: "csv" | "md") {
+    const sheet = read();
     const m = await import("./sheet-export");
     const rows = m.exportRows(sheet.text, sheet.results);
     if (kind === "csv") m.download(m.fileName(sheet.title, "csv"), m.toCsv(rows), "text/csv;charset=utf-8");
@@ -23,7 +34,6 @@ export function ExportMenu({ sheet }: { sheet: SheetExport }) {
         "text/markdown;charset=utf-8",
       );
   }
-  const empty = sheet.text.trim() === "";
   return (
     <>
       <Button type="button" variant="outline" size="sm" disabled={empty} onClick={() => save("csv")}>
@@ -34,4 +44,4 @@ export function ExportMenu({ sheet }: { sheet: SheetExport }) {
       </Button>
     </>
   );
-}
+});

@@ -3,6 +3,7 @@
 import {
   memo,
   type ReactNode,
+  type RefObject,
   useCallback,
   useEffect,
   useId,
@@ -115,7 +116,21 @@ export function NotebookEditor({
   const rows = Math.max(lines.length, 8) + 1;
   const editorId = `${ids}-sheet`;
   const errors = results.filter((r) => r.kind === "error").length;
-  const exporting: SheetExport = { title, text, results };
+  // the settings and export buttons take callbacks that read the latest draft, so that typing in the
+  // sheet does not render them again
+  const latest = useRef({ draft, onChange, exporting: { title, text, results } as SheetExport });
+  latest.current = { draft, onChange, exporting: { title, text, results } };
+  const readExport = useCallback(() => latest.current.exporting, []);
+  const onPrecision = useCallback(
+    (precisionText: string) => latest.current.onChange({ ...latest.current.draft, precisionText }),
+    [],
+  );
+  const onRounding = useCallback(
+    (rounding: RoundingMode) => latest.current.onChange({ ...latest.current.draft, rounding }),
+    [],
+  );
+  const grid = useRef<HTMLDivElement>(null);
+  const shown = useRowWindow(grid, lines.length);
 
   return (
     <section
@@ -134,13 +149,14 @@ export function NotebookEditor({
         </label>
         <div className="flex flex-wrap items-center gap-2">
           {toolbar}
-          <ExportMenu sheet={exporting} />
+          <ExportMenu read={readExport} empty={text.trim() === ""} />
         </div>
       </div>
       {notice}
       {/* Left out of session replays (sentry-block): its text is masked there anyway, and recording it
           cost every keystroke a masked copy of the whole sheet and a walk of the mutated rows. */}
       <div
+        ref={grid}
         className="sentry-block relative mt-3 grid grid-cols-[minmax(0,1fr)_9.5rem] overflow-hidden rounded-md border border-input bg-background sm:grid-cols-[minmax(0,1fr)_17rem]"
         data-testid="notebook"
         data-sheet-evaluated={engine ? evaluator.current?.evaluated : undefined}
@@ -151,8 +167,8 @@ export function NotebookEditor({
             aria-hidden
             className="pointer-events-none absolute inset-0 overflow-hidden px-3 py-2 font-mono text-base leading-7 whitespace-pre"
           >
-            <div data-mirror>
-              {chunkStarts(lines.length).map((from) => (
+            <div data-mirror style={{ paddingTop: `${shown.from * ROW_REM}rem` }}>
+              {chunkStarts(shown).map((from) => (
                 <MirrorChunk key={from} from={from} lines={lines} results={results} />
               ))}
             </div>
@@ -187,8 +203,9 @@ export function NotebookEditor({
           aria-label="Results"
           className={cn("min-w-0 border-l border-border bg-muted/40 py-2", stale && "opacity-80")}
           aria-busy={stale || undefined}
+          style={{ paddingTop: `${0.5 + shown.from * ROW_REM}rem` }}
         >
-          {chunkStarts(lines.length).map((from) => (
+          {chunkStarts(shown).map((from) => (
             <ResultChunk key={from} from={from} lines={lines} results={results} />
           ))}
         </ol>
@@ -206,26 +223,81 @@ export function NotebookEditor({
           " is unavailable: the exchange rates could not be loaded"
         )}
       </p>
-      <NumberSettings
+      <SheetSettings
         id={ids}
         precisionText={draft.precisionText}
         rounding={draft.rounding}
-        onPrecision={(precisionText) => onChange({ ...draft, precisionText })}
-        onRounding={(rounding) => onChange({ ...draft, rounding })}
+        onPrecision={onPrecision}
+        onRounding={onRounding}
       />
     </section>
   );
 }
 
+const SheetSettings = memo(NumberSettings);
+
 // Rows are rendered in memoized chunks of lines: after an edit the engine hands back the same result
 // objects for the lines it did not evaluate again, so React compares a few chunks and renders the one
-// (or the few) with a changed line or result, not every row of a 500-line sheet.
+// (or the few) with a changed line or result.
 const CHUNK = 32;
+/** Every row is h-7: 1.75rem, the textarea's line height. */
+const ROW_REM = 1.75;
+/** The rows drawn before the page has measured where the sheet is (and on the server). */
+const FIRST_ROWS = 3 * CHUNK;
 
-function chunkStarts(lineCount: number): number[] {
+/** The rows drawn: whole chunks, [from, to). */
+interface RowWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+function chunkStarts({ from, to }: RowWindow): number[] {
   const starts: number[] = [];
-  for (let from = 0; from < lineCount; from += CHUNK) starts.push(from);
+  for (let start = from; start < to; start += CHUNK) starts.push(start);
   return starts;
+}
+
+/**
+ * Only the rows near the viewport are drawn (the mirror's and the results'): the chunks in view and one
+ * chunk either side. The textarea holds the whole sheet and the page scrolls it, so an edit in a long
+ * sheet costs the browser a hundred rows or so, not all of them. Each drawn result row says its place in
+ * the whole list (aria-posinset and aria-setsize) and the summary below counts every line.
+ */
+function useRowWindow(grid: RefObject<HTMLElement | null>, lineCount: number): RowWindow {
+  const [shown, setShown] = useState<RowWindow>({ from: 0, to: FIRST_ROWS });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a line added or removed moves what follows it, and the page may not scroll: measured again
+  useEffect(() => {
+    const el = grid.current;
+    if (!el) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const rowPx = ROW_REM * Number.parseFloat(getComputedStyle(document.documentElement).fontSize);
+      // the rows start below the grid's padding (py-2, a third of a row) and its border
+      const top = el.getBoundingClientRect().top + rowPx * (0.5 / ROW_REM);
+      const first = Math.floor(-top / rowPx);
+      const last = Math.ceil((window.innerHeight - top) / rowPx);
+      const from = Math.max(0, (Math.floor(first / CHUNK) - 1) * CHUNK);
+      const to = Math.max(from + CHUNK, (Math.ceil(last / CHUNK) + 1) * CHUNK);
+      setShown((now) => (now.from === from && now.to === to ? now : { from, to }));
+    };
+    const later = () => {
+      if (frame === 0) frame = requestAnimationFrame(measure);
+    };
+    measure();
+    // capture: a scroll of any container the sheet is in
+    window.addEventListener("scroll", later, { capture: true, passive: true });
+    window.addEventListener("resize", later, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("scroll", later, { capture: true });
+      window.removeEventListener("resize", later);
+    };
+  }, [grid, lineCount]);
+  // lines added or removed: the window stays where it is, within the sheet
+  const to = Math.min(shown.to, Math.max(CHUNK, Math.ceil(lineCount / CHUNK) * CHUNK));
+  const from = Math.min(shown.from, Math.max(0, to - CHUNK));
+  return from === shown.from && to === shown.to ? shown : { from, to };
 }
 
 interface ChunkProps {
@@ -242,17 +314,12 @@ function sameChunk(a: ChunkProps, b: ChunkProps): boolean {
   return true;
 }
 
-// Chunks and rows off screen skip style, layout and paint (content-visibility), so an edit costs the
-// browser the rows in view, not the whole sheet; every row is h-7 (1.75rem), which sizes them unseen.
 // Inside a chunk that changed, each line's result is memoized too: only the results that changed
 // render again.
 const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkProps) {
   const shown = lines.slice(from, from + CHUNK);
   return (
-    <div
-      className="[content-visibility:auto]"
-      style={{ containIntrinsicSize: `auto ${shown.length * 1.75}rem` }}
-    >
+    <div>
       {shown.map((line, k) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
         <div key={k} className={cn("h-7", lineClass(line, results[from + k]))}>
@@ -263,13 +330,12 @@ const MirrorChunk = memo(function MirrorChunk({ from, lines, results }: ChunkPro
   );
 }, sameChunk);
 
-const RESULT_ROW =
-  "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 [contain-intrinsic-size:auto_1.75rem] [content-visibility:auto] sm:px-3";
+const RESULT_ROW = "flex h-7 min-w-0 items-center justify-end gap-1.5 px-2 sm:px-3";
 
 const ResultChunk = memo(function ResultChunk({ from, lines, results }: ChunkProps) {
   return lines.slice(from, from + CHUNK).map((_, k) => (
     // biome-ignore lint/suspicious/noArrayIndexKey: a line is its position in the sheet
-    <li key={k} className={RESULT_ROW}>
+    <li key={k} className={RESULT_ROW} aria-posinset={from + k + 1} aria-setsize={lines.length}>
       <LineResultView result={results[from + k]} lineNo={from + k + 1} />
     </li>
   ));
