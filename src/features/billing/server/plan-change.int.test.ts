@@ -98,6 +98,17 @@ function counting(inner: PaymentProvider, delayMs = 0) {
   return { provider, calls };
 }
 
+/** The same provider, whose charges go through but whose answers never arrive. */
+function answerLost(inner: PaymentProvider): PaymentProvider {
+  return {
+    ...inner,
+    chargeSaved: async (r) => {
+      await inner.chargeSaved(r);
+      return { status: "unknown", reason: "timeout" };
+    },
+  };
+}
+
 const subOf = async (orgId: string) =>
   (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, orgId)))[0];
 const prorationOrders = (orgId: string) =>
@@ -369,14 +380,7 @@ describe("a lost answer", () => {
     const orgId = await subscribed();
     const inner = createTestProvider();
     const { provider: counted, calls } = counting(inner);
-    // The provider charges, but its answer never arrives.
-    const lost: PaymentProvider = {
-      ...counted,
-      chargeSaved: async (r) => {
-        await counted.chargeSaved(r);
-        return { status: "unknown", reason: "timeout" };
-      },
-    };
+    const lost = answerLost(counted);
     const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
     expect(first).toMatchObject({ ok: false, pending: true });
     expect(await subOf(orgId)).toMatchObject({ plan: "pro" });
@@ -400,13 +404,7 @@ describe("the billing clock", () => {
   it("settles an upgrade whose answer was lost, under its key, charging once", async () => {
     const orgId = await subscribed();
     const { provider: counted, calls } = counting(createTestProvider());
-    const lost: PaymentProvider = {
-      ...counted,
-      chargeSaved: async (r) => {
-        await counted.chargeSaved(r);
-        return { status: "unknown", reason: "timeout" };
-      },
-    };
+    const lost = answerLost(counted);
     const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
     expect(first).toMatchObject({ ok: false, pending: true });
     const later = new Date(MID.getTime() + 300_000);
@@ -602,14 +600,7 @@ describe("a subscription's coupon on an upgrade", () => {
     const { id: couponId } = await coupon("UP-RETRY", {});
     const orgId = await subscribed("4242424242424242", "pro", "UP-RETRY");
     const { provider: counted, calls } = counting(createTestProvider());
-    // The provider charges, but its answer never arrives.
-    const lost: PaymentProvider = {
-      ...counted,
-      chargeSaved: async (r) => {
-        await counted.chargeSaved(r);
-        return { status: "unknown", reason: "timeout" };
-      },
-    };
+    const lost = answerLost(counted);
     const upgrade = request(orgId, "team", "monthly");
     expect(await changePlan(t.db, lost, rates, upgrade, { now: () => MID })).toMatchObject({
       ok: false,
