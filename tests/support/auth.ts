@@ -1,11 +1,13 @@
 import { isAPIError } from "better-auth/api";
 import { and, desc, eq } from "drizzle-orm";
 import { expect } from "vitest";
+import type { MemberRole } from "@/core/auth/roles";
+import type { ActionEnvironment } from "@/server/action";
 import { type AuthConfig, createAuth } from "@/server/auth/auth";
 import { handleAuthHttp } from "@/server/auth/hardening";
 import { AUTH_SURFACE } from "@/server/auth/surface";
 import type { Db } from "@/server/db/client";
-import { mailOutbox, user } from "@/server/db/schema";
+import { mailOutbox, member, organization, session, user } from "@/server/db/schema";
 
 export const TEST_ORIGIN = "http://localhost:3999";
 export const TEST_PASSWORD = "a-long-unusual-passphrase";
@@ -247,4 +249,54 @@ export async function confirmedSession(
   });
   expect(signedIn.status).toBe(200);
   return { id, cookie: cookiesOf(signedIn) };
+}
+
+/** What `signedInOrganization` made: each person's user id and session cookie, by name. */
+export interface SignedInOrganization<Name extends string> {
+  ids: Record<Name, string>;
+  cookies: Record<Name, string>;
+  /** The request a server action (`action.using(...)`) runs in for `name`; signed out for anyone else. */
+  environment: (name: string) => ActionEnvironment;
+}
+
+/**
+ * An organization with its people signed in, for tests of server actions: the organization, then a
+ * `confirmedSession` for each person (`{ olga: "owner", mia: "member" }`, named `<name>@example.com`)
+ * whose active organization it is, then each one's membership with the given role.
+ */
+export async function signedInOrganization<Name extends string>(
+  auth: TestAuth,
+  db: Db,
+  org: { id: string; name: string; slug: string },
+  people: Record<Name, MemberRole>,
+): Promise<SignedInOrganization<Name>> {
+  await db.insert(organization).values(org);
+  const roles = Object.entries(people) as [Name, MemberRole][];
+  const ids = {} as Record<Name, string>;
+  const cookies = {} as Record<Name, string>;
+  for (const [name] of roles) {
+    const account = await confirmedSession(auth, db, name);
+    ids[name] = account.id;
+    cookies[name] = account.cookie;
+    await db.update(session).set({ activeOrganizationId: org.id }).where(eq(session.userId, account.id));
+  }
+  await db.insert(member).values(
+    roles.map(([name, role]) => ({
+      id: `${org.id}-${name}`,
+      organizationId: org.id,
+      userId: ids[name],
+      role,
+    })),
+  );
+  const cookieOf = (name: string) => (Object.hasOwn(cookies, name) ? cookies[name as Name] : "");
+  return {
+    ids,
+    cookies,
+    environment: (name) => ({
+      db,
+      auth,
+      headers: new Headers({ origin: TEST_ORIGIN, cookie: cookieOf(name) }),
+      setCookies: async () => {},
+    }),
+  };
 }

@@ -1,13 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
-import type { ActionEnvironment } from "@/server/action";
 import { FORBIDDEN_ERROR } from "@/server/action";
-import { createAuth } from "@/server/auth/auth";
-import { member, organization, paymentMethods, session, subscriptions } from "@/server/db/schema";
+import { paymentMethods, subscriptions } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestProvider } from "@/server/payments/test-provider";
-import { confirmedSession } from "../../../tests/support/auth";
+import { createTestAuth, type SignedInOrganization, signedInOrganization } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { updateCardAction } from "./card-actions";
 import { processCheckout } from "./server/checkout";
@@ -17,10 +15,7 @@ import { runBillingClock } from "./server/renew";
 // membership re-read by the action wrapper, a real database and the offline test provider.
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let auth: ReturnType<typeof createAuth>;
-const origin = "http://localhost:3999";
-const ids: Record<string, string> = {};
-const cookies: Record<string, string> = {};
+let people: SignedInOrganization<"olga" | "adam" | "mia">;
 const ORG = "org-cards";
 // Approves the checkout, declines every later charge: the renewal fails and the org is past due.
 const APPROVE_THEN_DECLINE = "4000000000000341";
@@ -28,26 +23,9 @@ const DECLINING = "4000000000000002";
 const MASTERCARD = "5555555555554444";
 const DAY = 86_400_000;
 
-async function signUp(key: string) {
-  const account = await confirmedSession(auth, t.db, key);
-  ids[key] = account.id;
-  cookies[key] = account.cookie;
-  await t.db
-    .update(session)
-    .set({ activeOrganizationId: ORG })
-    .where(eq(session.userId, ids[key] ?? ""));
-}
-
-const environment = (key: string): ActionEnvironment => ({
-  db: t.db,
-  auth,
-  headers: new Headers({ origin, cookie: cookies[key] ?? "" }),
-  setCookies: async () => {},
-});
-
 type Answer = { ok: boolean; error?: string; fieldErrors?: Record<string, string>; message?: string };
 const as = (key: string) => (input: unknown) =>
-  updateCardAction.using(environment(key))(input) as Promise<Answer>;
+  updateCardAction.using(people.environment(key))(input) as Promise<Answer>;
 const form = (cardNumber: string) => ({
   cardNumber,
   expiry: "11/31",
@@ -76,26 +54,17 @@ async function dump(): Promise<string> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  auth = createAuth(t.db, {
-    baseURL: origin,
-    trustedOrigins: [origin],
-    secret: "integration-test-secret-integration-test-secret",
-    secureCookies: false,
-    signInLimit: 1000,
-    signUpLimit: 1000,
-  });
-  await t.db.insert(organization).values({ id: ORG, name: "Cards", slug: "cards" });
-  for (const key of ["olga", "adam", "mia"]) await signUp(key);
-  await t.db.insert(member).values([
-    { id: "mc1", organizationId: ORG, userId: ids.olga ?? "", role: "owner" },
-    { id: "mc2", organizationId: ORG, userId: ids.adam ?? "", role: "admin" },
-    { id: "mc3", organizationId: ORG, userId: ids.mia ?? "", role: "member" },
-  ]);
+  people = await signedInOrganization(
+    createTestAuth(t.db, { signInLimit: 1000 }),
+    t.db,
+    { id: ORG, name: "Cards", slug: "cards" },
+    { olga: "owner", adam: "admin", mia: "member" },
+  );
   const checked = checkCard({ number: APPROVE_THEN_DECLINE, expiry: "12/30", cvc: "123" }, new Date());
   if (!checked.ok) throw new Error("card");
   const paid = await processCheckout(t.db, createTestProvider(), await loadRateTable(t.db), {
     organization: { id: ORG, name: "Cards" },
-    userId: ids.olga ?? "",
+    userId: people.ids.olga,
     idempotencyKey: crypto.randomUUID(),
     plan: "pro",
     interval: "monthly",

@@ -1,22 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
-import type { ActionEnvironment } from "@/server/action";
 import { FORBIDDEN_ERROR } from "@/server/action";
-import { createAuth } from "@/server/auth/auth";
-import {
-  couponRedemptions,
-  coupons,
-  member,
-  orders,
-  organization,
-  session,
-  subscriptions,
-} from "@/server/db/schema";
+import { couponRedemptions, coupons, orders, subscriptions } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestProvider } from "@/server/payments/test-provider";
 import { consumeRateLimit } from "@/server/rate-limit";
-import { confirmedSession } from "../../../tests/support/auth";
+import { createTestAuth, type SignedInOrganization, signedInOrganization } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import { checkoutAction, previewCheckoutAction } from "./actions";
 import { processCheckout } from "./server/checkout";
@@ -29,19 +19,10 @@ import { createCoupon, deactivateCoupon, type NewCoupon } from "./server/coupons
 process.env.SELLER_COUNTRY = "DE";
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let auth: ReturnType<typeof createAuth>;
-const origin = "http://localhost:3999";
-const ids: Record<string, string> = {};
-const cookies: Record<string, string> = {};
+let people: SignedInOrganization<"olga" | "mia">;
 const ORG = "org-preview";
 
-const environment = (key: string): ActionEnvironment => ({
-  db: t.db,
-  auth,
-  headers: new Headers({ origin, cookie: cookies[key] ?? "" }),
-  setCookies: async () => {},
-});
-const preview = (key: string, input: unknown) => previewCheckoutAction.using(environment(key))(input);
+const preview = (key: string, input: unknown) => previewCheckoutAction.using(people.environment(key))(input);
 
 const base = { plan: "pro", interval: "monthly", currency: "USD", country: "DE", vatId: "" };
 
@@ -74,28 +55,12 @@ const nothingWritten = async () => {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  auth = createAuth(t.db, {
-    baseURL: origin,
-    trustedOrigins: [origin],
-    secret: "integration-test-secret-integration-test-secret",
-    secureCookies: false,
-    signInLimit: 1000,
-    signUpLimit: 1000,
-  });
-  await t.db.insert(organization).values({ id: ORG, name: "Preview", slug: "preview" });
-  for (const key of ["olga", "mia"]) {
-    const account = await confirmedSession(auth, t.db, key);
-    ids[key] = account.id;
-    cookies[key] = account.cookie;
-    await t.db
-      .update(session)
-      .set({ activeOrganizationId: ORG })
-      .where(eq(session.userId, ids[key] ?? ""));
-  }
-  await t.db.insert(member).values([
-    { id: "mp1", organizationId: ORG, userId: ids.olga ?? "", role: "owner" },
-    { id: "mp2", organizationId: ORG, userId: ids.mia ?? "", role: "member" },
-  ]);
+  people = await signedInOrganization(
+    createTestAuth(t.db, { signInLimit: 1000 }),
+    t.db,
+    { id: ORG, name: "Preview", slug: "preview" },
+    { olga: "owner", mia: "member" },
+  );
   await coupon("QUARTER");
   await coupon("FIVE-USD", { kind: "fixed", percentOff: null, amounts: { USD: 500n } });
   await coupon("BIG-USD", { kind: "fixed", percentOff: null, amounts: { USD: 100_000n } });
@@ -214,7 +179,7 @@ describe("previewCheckoutAction", () => {
     if (!card.ok) throw new Error("card");
     const paid = await processCheckout(t.db, createTestProvider(), await loadRateTable(t.db), {
       organization: { id: ORG, name: "Preview" },
-      userId: ids.olga ?? "",
+      userId: people.ids.olga,
       idempotencyKey: crypto.randomUUID(),
       plan: "pro",
       interval: "monthly",
@@ -256,7 +221,7 @@ describe("previewCheckoutAction", () => {
       /^Too many promotion codes were tried for this organization\. Try again in \d+ minutes?\.$/,
     );
     const before = await t.db.select().from(orders).where(eq(orders.organizationId, ORG));
-    const checkout = await checkoutAction.using(environment("olga"))({
+    const checkout = await checkoutAction.using(people.environment("olga"))({
       ...base,
       plan: "team",
       name: "Preview GmbH",

@@ -1,13 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCard } from "@/core/billing/card";
-import type { ActionEnvironment, ServerAction } from "@/server/action";
+import type { ServerAction } from "@/server/action";
 import { FORBIDDEN_ERROR } from "@/server/action";
-import { createAuth } from "@/server/auth/auth";
-import { billingProfiles, member, orders, organization, session, subscriptions } from "@/server/db/schema";
+import { billingProfiles, orders, subscriptions } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import { createTestProvider } from "@/server/payments/test-provider";
-import { confirmedSession } from "../../../tests/support/auth";
+import { createTestAuth, type SignedInOrganization, signedInOrganization } from "../../../tests/support/auth";
 import { createTestDatabase } from "../../../tests/support/db";
 import * as billingActions from "./actions";
 import { processCheckout } from "./server/checkout";
@@ -16,35 +15,15 @@ import { processCheckout } from "./server/checkout";
 // membership re-read by the action wrapper, a real database and the offline test provider.
 
 let t: Awaited<ReturnType<typeof createTestDatabase>>;
-let auth: ReturnType<typeof createAuth>;
-const origin = "http://localhost:3999";
-const ids: Record<string, string> = {};
-const cookies: Record<string, string> = {};
+let people: SignedInOrganization<"olga" | "adam" | "mia">;
 const ORG = "org-billing";
-
-async function signUp(key: string) {
-  const account = await confirmedSession(auth, t.db, key);
-  ids[key] = account.id;
-  cookies[key] = account.cookie;
-  await t.db
-    .update(session)
-    .set({ activeOrganizationId: ORG })
-    .where(eq(session.userId, ids[key] ?? ""));
-}
-
-const environment = (key: string): ActionEnvironment => ({
-  db: t.db,
-  auth,
-  headers: new Headers({ origin, cookie: cookies[key] ?? "" }),
-  setCookies: async () => {},
-});
 
 type Answer = { ok: boolean; error?: string; fieldErrors?: Record<string, string>; message?: string };
 const byName = new Map(Object.entries(billingActions));
 const as =
   (key: string) =>
   (name: keyof typeof billingActions, input: unknown): Promise<Answer> =>
-    (byName.get(name) as ServerAction<unknown>).using(environment(key))(input) as Promise<Answer>;
+    (byName.get(name) as ServerAction<unknown>).using(people.environment(key))(input) as Promise<Answer>;
 
 const sub = async () =>
   (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, ORG)))[0];
@@ -58,26 +37,17 @@ const profile = {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  auth = createAuth(t.db, {
-    baseURL: origin,
-    trustedOrigins: [origin],
-    secret: "integration-test-secret-integration-test-secret",
-    secureCookies: false,
-    signInLimit: 1000,
-    signUpLimit: 1000,
-  });
-  await t.db.insert(organization).values({ id: ORG, name: "Billing", slug: "billing" });
-  for (const key of ["olga", "adam", "mia"]) await signUp(key);
-  await t.db.insert(member).values([
-    { id: "mb1", organizationId: ORG, userId: ids.olga ?? "", role: "owner" },
-    { id: "mb2", organizationId: ORG, userId: ids.adam ?? "", role: "admin" },
-    { id: "mb3", organizationId: ORG, userId: ids.mia ?? "", role: "member" },
-  ]);
+  people = await signedInOrganization(
+    createTestAuth(t.db, { signInLimit: 1000 }),
+    t.db,
+    { id: ORG, name: "Billing", slug: "billing" },
+    { olga: "owner", adam: "admin", mia: "member" },
+  );
   const card = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, new Date());
   if (!card.ok) throw new Error("card");
   const paid = await processCheckout(t.db, createTestProvider(), await loadRateTable(t.db), {
     organization: { id: ORG, name: "Billing" },
-    userId: ids.olga ?? "",
+    userId: people.ids.olga,
     idempotencyKey: crypto.randomUUID(),
     plan: "pro",
     interval: "monthly",
@@ -173,6 +143,6 @@ describe("billing page actions", () => {
       .select()
       .from(orders)
       .where(and(eq(orders.organizationId, ORG), eq(orders.kind, "proration")));
-    expect(proration).toMatchObject({ status: "paid", userId: ids.olga });
+    expect(proration).toMatchObject({ status: "paid", userId: people.ids.olga });
   });
 });

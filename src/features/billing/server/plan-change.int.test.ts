@@ -98,6 +98,17 @@ function counting(inner: PaymentProvider, delayMs = 0) {
   return { provider, calls };
 }
 
+/** The same provider, whose charges go through but whose answers never arrive. */
+function answerLost(inner: PaymentProvider): PaymentProvider {
+  return {
+    ...inner,
+    chargeSaved: async (r) => {
+      await inner.chargeSaved(r);
+      return { status: "unknown", reason: "timeout" };
+    },
+  };
+}
+
 const subOf = async (orgId: string) =>
   (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, orgId)))[0];
 const prorationOrders = (orgId: string) =>
@@ -369,14 +380,7 @@ describe("a lost answer", () => {
     const orgId = await subscribed();
     const inner = createTestProvider();
     const { provider: counted, calls } = counting(inner);
-    // The provider charges, but its answer never arrives.
-    const lost: PaymentProvider = {
-      ...counted,
-      chargeSaved: async (r) => {
-        await counted.chargeSaved(r);
-        return { status: "unknown", reason: "timeout" };
-      },
-    };
+    const lost = answerLost(counted);
     const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
     expect(first).toMatchObject({ ok: false, pending: true });
     expect(await subOf(orgId)).toMatchObject({ plan: "pro" });
@@ -400,13 +404,7 @@ describe("the billing clock", () => {
   it("settles an upgrade whose answer was lost, under its key, charging once", async () => {
     const orgId = await subscribed();
     const { provider: counted, calls } = counting(createTestProvider());
-    const lost: PaymentProvider = {
-      ...counted,
-      chargeSaved: async (r) => {
-        await counted.chargeSaved(r);
-        return { status: "unknown", reason: "timeout" };
-      },
-    };
+    const lost = answerLost(counted);
     const first = await changePlan(t.db, lost, rates, request(orgId, "team", "monthly"), { now: () => MID });
     expect(first).toMatchObject({ ok: false, pending: true });
     const later = new Date(MID.getTime() + 300_000);
@@ -517,7 +515,11 @@ describe("a subscription's coupon on an upgrade", () => {
     const outcome = await changePlan(t.db, createTestProvider(), rates, request(orgId, "team", "monthly"), {
       now: () => MID,
     });
-    expect(outcome).toMatchObject({ ok: true });
+    // The outcome's quote names the coupon as the preview did.
+    expect(outcome).toMatchObject({
+      ok: true,
+      quote: { discount, coupon: { id: couponId, code: "UP-QUARTER" } },
+    });
     const [order] = await prorationOrders(orgId);
     expect(order).toMatchObject({
       status: "paid",
@@ -592,6 +594,39 @@ describe("a subscription's coupon on an upgrade", () => {
       discountMinor: discount,
       netMinor: charge - credit - discount,
     });
+  });
+
+  it("names the coupon in the quote of a retry whose first answer was lost", async () => {
+    const { id: couponId } = await coupon("UP-RETRY", {});
+    const orgId = await subscribed("4242424242424242", "pro", "UP-RETRY");
+    const { provider: counted, calls } = counting(createTestProvider());
+    const lost = answerLost(counted);
+    const upgrade = request(orgId, "team", "monthly");
+    expect(await changePlan(t.db, lost, rates, upgrade, { now: () => MID })).toMatchObject({
+      ok: false,
+      pending: true,
+    });
+    const [pending] = await prorationOrders(orgId);
+    expect(pending).toMatchObject({ status: "pending", couponId });
+    expect(pending?.discountMinor).toBeGreaterThan(0n);
+
+    // The retry of the same key settles the placed order: its quote is rebuilt from that order.
+    const later = new Date(MID.getTime() + 60_000);
+    const retried = await changePlan(t.db, counted, rates, upgrade, { now: () => later });
+    expect(retried).toMatchObject({
+      ok: true,
+      orderId: pending?.id,
+      quote: {
+        discount: pending?.discountMinor,
+        coupon: { id: couponId, code: "UP-RETRY" },
+        total: pending?.totalMinor,
+      },
+    });
+    // Once paid, the same key answers with the same quote, without charging again.
+    const again = await changePlan(t.db, counted, rates, upgrade, { now: () => later });
+    expect(again).toMatchObject({ ok: true, quote: { coupon: { id: couponId, code: "UP-RETRY" } } });
+    expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(1);
+    expect((await prorationOrders(orgId)).map((o) => o.status)).toEqual(["paid"]);
   });
 
   it("gives no discount once the coupon's charges are used up", async () => {

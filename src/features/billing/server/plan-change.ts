@@ -13,7 +13,7 @@ import { effectivePlan } from "@/core/billing/subscription";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db, Tx } from "@/server/db/client";
-import { orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
+import { coupons, orders, paymentMethods, payments, subscriptions } from "@/server/db/schema";
 import type { PaymentProvider } from "@/server/payments/provider";
 import { chargeSavedCard, providerKeyOf } from "./charge";
 import { subscriptionCoupon } from "./coupons";
@@ -207,7 +207,7 @@ async function claimChange(
       }
       const claimed = await claimOrder(tx, existing.id, CLAIM_SECONDS);
       if (!claimed || !card) return { done: pendingRefusal };
-      return { order: claimed, quote: quoteOfOrder(claimed), card };
+      return { order: claimed, quote: await quoteOfOrder(tx, claimed), card };
     }
     const [pending] = await tx
       .select()
@@ -228,7 +228,7 @@ async function claimChange(
       if (pending.kind !== "proration" || !card) return { done: pendingRefusal };
       const resumed = await claimOrder(tx, pending.id, CLAIM_SECONDS);
       if (!resumed) return { done: pendingRefusal };
-      return { order: resumed, quote: quoteOfOrder(resumed), card };
+      return { order: resumed, quote: await quoteOfOrder(tx, resumed), card };
     }
     const prepared = await prepare(tx, rates, organizationId, request.target, now);
     if (!prepared.ok) return { done: prepared };
@@ -293,8 +293,18 @@ const pendingRefusal: Refusal = {
   error: "An earlier payment for this organization is still being confirmed; nothing new was charged.",
 };
 
-/** A placed order's own amounts (a retry never re-prices). */
-function quoteOfOrder(order: OrderRow): PlanChangeQuote {
+/**
+ * A placed order's own amounts (a retry never re-prices), with the coupon it was discounted by, named
+ * as its invoice names it.
+ */
+async function quoteOfOrder(tx: Tx, order: OrderRow): Promise<PlanChangeQuote> {
+  const [coupon] =
+    order.couponId && order.discountMinor !== 0n
+      ? await tx
+          .select({ id: coupons.id, code: coupons.code })
+          .from(coupons)
+          .where(eq(coupons.id, order.couponId))
+      : [];
   const start = order.periodStart ?? order.createdAt;
   const end = order.periodEnd ?? start;
   return {
@@ -311,7 +321,7 @@ function quoteOfOrder(order: OrderRow): PlanChangeQuote {
     credit: order.creditMinor,
     charge: order.subtotalMinor,
     discount: order.discountMinor,
-    coupon: null,
+    coupon: coupon ?? null,
     net: order.netMinor,
     tax: order.taxMinor,
     total: order.totalMinor,
@@ -327,7 +337,12 @@ function quoteOfOrder(order: OrderRow): PlanChangeQuote {
 async function doneOf(tx: Tx, order: OrderRow): Promise<PlanChangeOutcome> {
   const outcome = await outcomeOf(tx, order);
   if (outcome.status === "paid") {
-    return { ok: true, orderId: order.id, receiptNumber: outcome.receiptNumber, quote: quoteOfOrder(order) };
+    return {
+      ok: true,
+      orderId: order.id,
+      receiptNumber: outcome.receiptNumber,
+      quote: await quoteOfOrder(tx, order),
+    };
   }
   if (outcome.status === "pending") return { ok: false, pending: true, error: outcome.reason };
   if (outcome.status === "failed") return { ok: false, error: `The plan was not changed: ${outcome.reason}` };
