@@ -64,7 +64,9 @@ export const changePlanAction = action(
     return {
       ok: true,
       data: { receiptNumber: outcome.receiptNumber, total },
-      message: `Upgraded: ${total} ${outcome.quote.currency} charged to the card on file.`,
+      message: `Upgraded: ${total} ${outcome.quote.currency} charged to the card on file${
+        outcome.quote.coupon ? `, with ${outcome.quote.coupon.code} applied` : ""
+      }.`,
     };
   },
 );

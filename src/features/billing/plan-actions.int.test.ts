@@ -10,6 +10,7 @@ import { createTestAuth, type SignedInOrganization, signedInOrganization } from 
 import { createTestDatabase } from "../../../tests/support/db";
 import * as billingActions from "./actions";
 import { processCheckout } from "./server/checkout";
+import { createCoupon } from "./server/coupons";
 
 // The billing page's actions run for real: a Better Auth session in the request's cookie, the
 // membership re-read by the action wrapper, a real database and the offline test provider.
@@ -136,7 +137,7 @@ describe("billing page actions", () => {
     });
     expect(up).toMatchObject({
       ok: true,
-      message: expect.stringMatching(/^Upgraded: \d+\.\d{2} EUR charged/),
+      message: expect.stringMatching(/^Upgraded: \d+\.\d{2} EUR charged to the card on file\.$/),
     });
     expect(await sub()).toMatchObject({ plan: "team", interval: "monthly" });
     const [proration] = await t.db
@@ -144,5 +145,53 @@ describe("billing page actions", () => {
       .from(orders)
       .where(and(eq(orders.organizationId, ORG), eq(orders.kind, "proration")));
     expect(proration).toMatchObject({ status: "paid", userId: people.ids.olga });
+  });
+
+  it("name the subscription's coupon when it discounted the upgrade", async () => {
+    const coupon = await createCoupon(
+      t.db,
+      {
+        code: "ACTION-TENTH",
+        kind: "percent",
+        percentOff: "10",
+        amounts: {},
+        duration: "forever",
+        durationPeriods: null,
+        expiresAt: null,
+        maxRedemptions: null,
+      },
+      null,
+    );
+    if (!coupon.ok) throw new Error(coupon.error);
+    const ORG2 = "org-billing-coupon";
+    const others = await signedInOrganization(
+      createTestAuth(t.db, { signInLimit: 1000 }),
+      t.db,
+      { id: ORG2, name: "Coupon", slug: "billing-coupon" },
+      { cora: "owner" },
+    );
+    const card = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, new Date());
+    if (!card.ok) throw new Error("card");
+    const paid = await processCheckout(t.db, createTestProvider(), await loadRateTable(t.db), {
+      organization: { id: ORG2, name: "Coupon" },
+      userId: others.ids.cora,
+      idempotencyKey: crypto.randomUUID(),
+      plan: "pro",
+      interval: "monthly",
+      currency: "EUR",
+      billing: { name: "Coupon GmbH", country: "DE", vatId: null },
+      card: card.card,
+      couponCode: "ACTION-TENTH",
+    });
+    expect(paid.status).toBe("paid");
+    const up = (await (byName.get("changePlanAction") as ServerAction<unknown>).using(
+      others.environment("cora"),
+    )({ plan: "team", interval: "monthly", idempotencyKey: crypto.randomUUID() })) as Answer;
+    expect(up).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(
+        /^Upgraded: \d+\.\d{2} EUR charged to the card on file, with ACTION-TENTH applied\.$/,
+      ),
+    });
   });
 });
