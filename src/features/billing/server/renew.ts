@@ -1,7 +1,6 @@
 import "server-only";
 import { randomInt, randomUUID } from "node:crypto";
 import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
-import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
 import { addPeriod } from "@/core/billing/subscription";
@@ -21,7 +20,13 @@ import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
 import { unnestInsert } from "./bulk";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
-import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
+import {
+  type BillingMail,
+  chargeFacts,
+  type DunningNotice,
+  renewalNotice,
+  sendDunningNotice,
+} from "./dunning";
 import { claimOrder, lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
@@ -260,41 +265,25 @@ async function applyRenewalCharge(
   options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
 ): Promise<RenewalSettled> {
   const { card, attempt, retry } = claim;
-  const organizationId = current.organizationId;
   const none = { retried: retry, declined: false };
   // Our attempt was settled meanwhile (a webhook): nothing to apply, nothing to mail.
   if (current.status !== "pending" || !inFlight)
     return { run: { outcome: "skipped", ...none }, notice: null };
   const outcome = await settleCharge(tx, current, charge, options);
   if (outcome.status === "pending") return { run: { outcome: "pending", ...none }, notice: null };
-  if (outcome.status === "paid") {
-    if (!retry) return { run: { outcome: "renewed", ...none }, notice: null };
-    const [sub] = await tx
-      .select({ end: subscriptions.currentPeriodEnd })
-      .from(subscriptions)
-      .where(eq(subscriptions.organizationId, organizationId));
-    const notice: DunningNotice | null = sub
-      ? { kind: "recovered", charge: await chargeFacts(tx, current, card, attempt), periodEnd: sub.end }
-      : null;
-    return { run: { outcome: "renewed", ...none }, notice };
-  }
-  if (outcome.status !== "failed") return { run: { outcome: "skipped", ...none }, notice: null };
-  // Declined: the dunning step settleFailed took shows on the subscription and the order.
-  const [after] = await tx.select().from(orders).where(eq(orders.id, current.id));
-  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
-  const facts = await chargeFacts(tx, after ?? current, card, attempt);
+  if (outcome.status !== "paid" && outcome.status !== "failed")
+    return { run: { outcome: "skipped", ...none }, notice: null };
+  // The order as settled (a decline's dunning step shows on it and on the subscription; paid, it is
+  // the order read with its status now paid); the mail is `renewalNotice`'s, as for an attempt
+  // Stripe's webhook settles.
+  const [after] =
+    outcome.status === "paid"
+      ? [{ ...current, status: "paid" as const }]
+      : await tx.select().from(orders).where(eq(orders.id, current.id));
+  const notice = await renewalNotice(tx, after ?? current, { card, attempt });
+  if (outcome.status === "paid") return { run: { outcome: "renewed", ...none }, notice };
   const declined = { retried: retry, declined: true };
-  if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
-    return {
-      run: { outcome: "failed", ...declined },
-      notice: { kind: "failed", charge: facts, retryAt: sub.nextRetryAt },
-    };
-  }
-  const why =
-    declineKind(charge.status === "declined" ? charge.code : "") === "hard"
-      ? "hard_decline"
-      : "retries_exhausted";
-  return { run: { outcome: "downgraded", ...declined }, notice: { kind: "ended", charge: facts, why } };
+  return { run: { outcome: notice?.kind === "failed" ? "failed" : "downgraded", ...declined }, notice };
 }
 
 type CardRow = typeof paymentMethods.$inferSelect;
