@@ -233,10 +233,34 @@ async function claimRenewal(
 }
 
 /** One run's result for one subscription: its outcome, and whether a charge was a retry or declined. */
-interface RenewalRun {
+export interface RenewalRun {
   outcome: RenewalOutcome;
   retried: boolean;
   declined: boolean;
+  /** A "pending" outcome's attempt, to be asked again once its claim lapses. */
+  unanswered?: UnansweredRenewal;
+}
+
+/**
+ * A renewal attempt whose provider answer was lost: its order stays pending under its claim until
+ * `claimedUntil` (the database's clock), after which any run may take it over and charge again under
+ * the same key (the provider answers with the first charge). `attempt` counts the period's attempts
+ * (1 for the renewal, 2 for the first retry, …).
+ */
+export interface UnansweredRenewal {
+  organizationId: string;
+  periodStart: Date;
+  attempt: number;
+  claimedUntil: Date;
+}
+
+function unanswered(order: OrderRow, attempt: number, at: Date): UnansweredRenewal {
+  return {
+    organizationId: order.organizationId,
+    periodStart: order.periodStart ?? at,
+    attempt,
+    claimedUntil: order.claimedUntil ?? at,
+  };
 }
 
 /** Options of a renewal run: the receipt's issuer and seller, and where the dunning mails go. */
@@ -335,11 +359,13 @@ async function renewOnce(
       .from(payments)
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
       .limit(1);
-    return applyRenewalCharge(tx, current, Boolean(inFlight), claim, charge, {
+    const one = await applyRenewalCharge(tx, current, Boolean(inFlight), claim, charge, {
       key,
       ...receipt,
       paidAt: at,
     });
+    if (one.run.outcome === "pending") one.run.unanswered = unanswered(current, attempt, at);
+    return one;
   });
   await sendDunningNotice(mail, settled.notice);
   return settled.run;
@@ -565,22 +591,27 @@ async function claimRenewalBatch(
 }
 
 /**
- * Renews a batch of subscriptions: claims the plain renewals together (`claimRenewalBatch`), charges
+ * Renews a batch of subscriptions (at most `RENEWAL_BATCH`; the clock run's and the worker's
+ * `billing_renew_batch` job's): claims the plain renewals together (`claimRenewalBatch`), charges
  * each with no transaction open, then settles them in one short transaction that takes their
  * organizations' locks (in a fixed order), reads them again, and settles every paid one together
  * (`settleRenewalsPaid`: one block of invoice numbers) and any other answer one by one as the single
- * path does. The rest of the batch goes through the single path, one by one; with `deferBusy`, the
- * organizations whose lock was held elsewhere are returned instead (`busy`), to be tried again later
- * (by then, usually, another instance has renewed them).
+ * path does. The rest of the batch goes through the single path, one by one: it waits for the lock
+ * of an organization whose lock was held elsewhere, then finds its period renewed, or charging
+ * under another run's claim ("skipped"), or still due. With `deferBusy`, those are returned instead
+ * (`busy`), to be tried again later (by then, usually, another instance has renewed them). An
+ * organization no longer due is "skipped". The attempts whose answer was lost are in `unanswered`.
  */
-async function renewBatch(
+export async function renewBatch(
   db: Db,
   provider: PaymentProvider,
   rates: RateTable | null,
   organizationIds: readonly string[],
   at: Date,
   options: RenewalOptions & { deferBusy?: boolean },
-): Promise<{ runs: RenewalRun[]; busy: string[] }> {
+): Promise<{ runs: RenewalRun[]; busy: string[]; unanswered: UnansweredRenewal[] }> {
+  if (organizationIds.length > RENEWAL_BATCH)
+    throw new Error(`A batch renews at most ${RENEWAL_BATCH} subscriptions`);
   const { mail, retryNow, deferBusy, ...receipt } = options;
   const key = await currentSigningKey(db);
   const runs: RenewalRun[] = [];
@@ -648,6 +679,7 @@ async function renewBatch(
           charge,
           settle,
         );
+        if (one.run.outcome === "pending") one.run.unanswered = unanswered(row.order, 1, at);
         runs.push(one.run);
         if (one.notice) notices.push(one.notice);
       }
@@ -658,7 +690,11 @@ async function renewBatch(
   for (const organizationId of single) {
     runs.push(await renewOnce(db, provider, rates, organizationId, at, { ...receipt, mail, retryNow }));
   }
-  return { runs, busy: deferBusy ? claim.busy : [] };
+  return {
+    runs,
+    busy: deferBusy ? claim.busy : [],
+    unanswered: runs.flatMap((run) => (run.unanswered ? [run.unanswered] : [])),
+  };
 }
 
 /**
@@ -791,25 +827,31 @@ export async function runBillingClock(
  * so far (0 for a renewal), so each attempt has its own job.
  */
 export async function dueSubscriptions(db: Db, at: Date) {
-  return db
-    .select({
-      organizationId: subscriptions.organizationId,
-      periodStart: subscriptions.currentPeriodEnd,
-      attempt: subscriptions.dunningAttempt,
-    })
-    .from(subscriptions)
-    .where(
-      or(
-        and(
-          eq(subscriptions.status, "active"),
-          lte(subscriptions.currentPeriodEnd, at),
-          sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
+  return (
+    db
+      .select({
+        organizationId: subscriptions.organizationId,
+        periodStart: subscriptions.currentPeriodEnd,
+        attempt: subscriptions.dunningAttempt,
+      })
+      .from(subscriptions)
+      .where(
+        or(
+          and(
+            eq(subscriptions.status, "active"),
+            lte(subscriptions.currentPeriodEnd, at),
+            sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
               and o.period_start = date_trunc('milliseconds', ${subscriptions.currentPeriodEnd})
               and o.status <> 'pending')`,
+          ),
+          and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
         ),
-        and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
-      ),
-    )
-    .orderBy(sql`coalesce(${subscriptions.nextRetryAt}, ${subscriptions.currentPeriodEnd})`)
-    .limit(MAX_RENEWALS_PER_RUN);
+      )
+      // Ties by organization: the same list in the same order for every tick at one instant.
+      .orderBy(
+        sql`coalesce(${subscriptions.nextRetryAt}, ${subscriptions.currentPeriodEnd})`,
+        subscriptions.organizationId,
+      )
+      .limit(MAX_RENEWALS_PER_RUN)
+  );
 }
