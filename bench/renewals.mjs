@@ -25,6 +25,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
+import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 
 const { values } = parseArgs({
@@ -225,6 +226,9 @@ function worker(name) {
 
 /** Both workers up, one tick enqueued at AT, then waiting until nothing is queued and all is paid. */
 async function viaWorkers() {
+  // graphile-worker's schema first: two runners installing it at once on a fresh database race
+  // (one fails on the schema's name).
+  await runMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
   const workers = [worker("a"), worker("b")];
   const ready = await Promise.all(workers.map((w) => w.ready));
   let tickToDoneMs = null;
