@@ -239,3 +239,24 @@ describe("the worker's clock renews in batches", () => {
     await expectGapFreeNumbers();
   });
 });
+
+describe("starting the workers", () => {
+  it("starts several instances' workers at once on a database without graphile-worker's schema", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await fresh.sql`drop schema if exists graphile_worker cascade`;
+      const { provider } = recording();
+      const started = await Promise.allSettled(
+        Array.from({ length: 4 }, () =>
+          startBillingWorker(fresh.url, deps(fresh.db, provider), { crontab: "" }),
+        ),
+      );
+      await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.stop() : null)));
+      expect(started.map((s) => (s.status === "rejected" ? String(s.reason) : "started"))).toEqual(
+        Array(4).fill("started"),
+      );
+    } finally {
+      await fresh.drop();
+    }
+  });
+});

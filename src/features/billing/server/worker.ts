@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { type JobHelpers, type Runner, run, type TaskList, Logger as WorkerLogger } from "graphile-worker";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
@@ -176,20 +176,38 @@ export function workerLogger(log: Logger = getLog()): WorkerLogger {
   });
 }
 
-/** Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. */
+/** How many times an instance tries to start its worker (see `startBillingWorker`). */
+const START_ATTEMPTS = 3;
+
+/**
+ * Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. On a
+ * database without graphile-worker's schema, instances starting at once race to install it (its
+ * `create schema if not exists` is not safe against a concurrent one, and a migration may run
+ * before the one it follows has committed): the losers fail, and try again after a short pause,
+ * when the schema is there.
+ */
 export async function startBillingWorker(
   connectionString: string,
   deps: BillingDeps,
   options: { crontab?: string; concurrency?: number; logger?: WorkerLogger } = {},
 ): Promise<Runner> {
-  return run({
-    connectionString,
-    logger: options.logger ?? workerLogger(),
-    concurrency: options.concurrency ?? 2,
-    maxPoolSize: 3,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    taskList: billingTasks(deps),
-    crontab: options.crontab ?? BILLING_CRONTAB,
-  });
+  const start = () =>
+    run({
+      connectionString,
+      logger: options.logger ?? workerLogger(),
+      concurrency: options.concurrency ?? 2,
+      maxPoolSize: 3,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      taskList: billingTasks(deps),
+      crontab: options.crontab ?? BILLING_CRONTAB,
+    });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt + randomInt(250)));
+    }
+  }
 }
