@@ -4,10 +4,14 @@
 // renewed exactly once, with one paid invoice each and invoice numbers gap-free.
 //
 //   node scripts/db/run-with-db.mjs --data .test-data/bench-renewals --fresh --migrate \
-//     node bench/renewals.mjs [--count 10000] [--ledger] [--profile <dir>]
+//     node bench/renewals.mjs [--count 10000] [--via clock|worker] [--ledger] [--profile <dir>]
 //
-// Each process is `scripts/tools/billing-run.ts --at <instant>` (what `npm run billing:run` runs),
-// with the offline test provider: in memory, or with --ledger the shared ledger file (one fsync per
+// With `--via clock` (the default) each process is `scripts/tools/billing-run.ts --at <instant>` (what
+// `npm run billing:run` runs). With `--via worker` each process is an app instance's billing worker
+// (`bench/renewals-worker.ts`: graphile-worker's runner as the app starts it, no crontab); once both
+// listen, the script enqueues one `billing_tick` at the instant and waits until the queue is empty
+// and every period is paid, then stops them (`wallMs` counts from the processes' start, as for the
+// clock; `tickToDoneMs` from the tick). Each process runs with the offline test provider: in memory, or with --ledger the shared ledger file (one fsync per
 // charge) whose record is then checked too: one charge per idempotency key. While they run, the
 // script samples `pg_stat_activity` every 100 ms (connections to this database, and sessions waiting
 // on a lock, split into waits on the invoice series row and others) and the load average every
@@ -21,11 +25,13 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
+import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 
 const { values } = parseArgs({
   options: {
     count: { type: "string", default: "10000" },
+    via: { type: "string", default: "clock" },
     ledger: { type: "boolean", default: false },
     // A folder for a V8 CPU profile of each clock process (`--cpu-prof`), to see where the time goes.
     profile: { type: "string" },
@@ -34,6 +40,11 @@ const { values } = parseArgs({
 const count = Number(values.count);
 if (!Number.isInteger(count) || count < 1 || count > 20_000) {
   console.error("--count must be a whole number from 1 to 20000 (one clock run renews at most 20,000)");
+  process.exit(2);
+}
+const via = values.via;
+if (via !== "clock" && via !== "worker") {
+  console.error("--via must be clock (the command-line clock) or worker (graphile-worker's clock)");
   process.exit(2);
 }
 const url = process.env.DATABASE_URL;
@@ -170,9 +181,84 @@ function clock(name) {
     });
   });
 }
+/**
+ * One app instance's billing worker (`bench/renewals-worker.ts`): resolves `ready` once it listens for
+ * jobs, and `exited` with its summary after `stop()` closes its stdin.
+ */
+function worker(name) {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "bench/renewals-worker.ts",
+    ],
+    {
+      env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) },
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  children.set(name, child.pid);
+  let out = "";
+  let markReady;
+  const ready = new Promise((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout.on("data", (chunk) => {
+    out += chunk;
+    if (out.includes('{"ready":true}')) markReady(true);
+  });
+  const exited = new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      markReady(false);
+      let summary = null;
+      try {
+        summary = JSON.parse(out.trim().split("\n").at(-1));
+      } catch {}
+      resolve({ name, code, signal, ms: Math.round(performance.now() - started), summary });
+    });
+  });
+  return { ready, exited, stop: () => child.stdin.end() };
+}
+
+/** Both workers up, one tick enqueued at AT, then waiting until nothing is queued and all is paid. */
+async function viaWorkers() {
+  // graphile-worker's schema first: two runners installing it at once on a fresh database race
+  // (one fails on the schema's name).
+  await runMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
+  const workers = [worker("a"), worker("b")];
+  const ready = await Promise.all(workers.map((w) => w.ready));
+  let tickToDoneMs = null;
+  if (ready.every(Boolean)) {
+    const tickAt = performance.now();
+    await sql`select graphile_worker.add_job('billing_tick', json_build_object('at', ${AT}::text))`;
+    const deadline = Date.now() + 15 * 60_000;
+    for (;;) {
+      const [{ queued }] = await sql`select count(*)::int as queued from graphile_worker.jobs`;
+      const [{ paid }] = await sql`select count(*)::int as paid from orders
+        where organization_id like ${`${prefix}-%`} and kind = 'renewal' and status = 'paid'`;
+      if (queued === 0 && paid >= count) break;
+      if (Date.now() > deadline) {
+        log(`gave up waiting: ${queued} jobs queued, ${paid} of ${count} paid`);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    tickToDoneMs = Math.round(performance.now() - tickAt);
+  }
+  for (const w of workers) w.stop();
+  return { runs: await Promise.all(workers.map((w) => w.exited)), tickToDoneMs };
+}
+
 const load1Before = loadavg()[0];
 const started = performance.now();
-const runs = await Promise.all([clock("a"), clock("b")]);
+const { runs, tickToDoneMs } =
+  via === "worker"
+    ? await viaWorkers()
+    : { runs: await Promise.all([clock("a"), clock("b")]), tickToDoneMs: null };
 const wallMs = Math.round(performance.now() - started);
 sampling = false;
 clearInterval(loadTimer);
@@ -221,17 +307,35 @@ if (ledger) {
   };
   rmSync(dir, { recursive: true, force: true });
 }
-await sql.end();
-
 const renewedByRuns = runs.reduce((sum, r) => sum + (r.summary?.renewed ?? 0), 0);
+/** Jobs the workers ran, by task, summed over both (`--via worker`). */
+const jobs = (kind) => {
+  const all = {};
+  for (const r of runs)
+    for (const [task, n] of Object.entries(r.summary?.[kind] ?? {})) all[task] = (all[task] ?? 0) + n;
+  return all;
+};
+const [{ queuedAfter }] =
+  via === "worker"
+    ? await sql`select count(*)::int as "queuedAfter" from graphile_worker.jobs`
+    : [{ queuedAfter: 0 }];
 const runStat = (name) => runs.reduce((sum, r) => sum + (r.summary?.stats?.[name] ?? 0), 0);
 const perRenewal = (x) => Number((x / count).toFixed(2));
+await sql.end();
 const checks = {
   "both processes exited 0": runs.every((r) => r.code === 0),
   "one paid renewal per subscription":
     renewals.orders === count && renewals.paid === count && renewals.organizations === count,
   "every subscription moved to the next period": subs.advanced === count,
-  "the runs' summaries renewed N in all": renewedByRuns === count,
+  ...(via === "clock"
+    ? { "the runs' summaries renewed N in all": renewedByRuns === count }
+    : {
+        "every job succeeded, none is left in the queue":
+          Object.keys(jobs("failed")).length === 0 && queuedAfter === 0,
+        "the renewals ran as batch jobs, none one by one":
+          (jobs("succeeded").billing_renew_batch ?? 0) >= Math.ceil(count / 25) &&
+          (jobs("succeeded").billing_renew ?? 0) === 0,
+      }),
   "one succeeded payment attempt per renewal": payments.attempts === count && payments.succeeded === count,
   "one paid, numbered invoice per renewal":
     invoices.invoices === count && invoices.orders === count && invoices.numbered === count,
@@ -251,8 +355,12 @@ const failed = Object.entries(checks)
   .map(([name]) => name);
 const result = {
   count,
+  via,
   ledger: Boolean(ledger),
   wallMs,
+  ...(via === "worker"
+    ? { tickToDoneMs, jobs: { succeeded: jobs("succeeded"), failed: jobs("failed") } }
+    : {}),
   renewalsPerSecond: Math.round((count / wallMs) * 1000),
   runs: runs.map((r) => ({ name: r.name, ms: r.ms, code: r.code, signal: r.signal, summary: r.summary })),
   peakConnections: samples.peakConnections,
@@ -278,8 +386,9 @@ const result = {
     cpuMsClocks: perRenewal([...cpu.clocks.values()].reduce((a, b) => a + b, 0) * 1000),
     cpuMsClocksRun: perRenewal(runStat("cpuMs")),
     cpuMsDatabase: perRenewal([...cpu.database.values()].reduce((a, b) => a + b, 0) * 1000),
-    statements: perRenewal(runStat("statements")),
-    transactions: perRenewal(runStat("transactions")),
+    // Counted by billing-run only (the workers' statements go through two pools, one graphile-worker's).
+    statements: via === "clock" ? perRenewal(runStat("statements")) : null,
+    transactions: via === "clock" ? perRenewal(runStat("transactions")) : null,
   },
   cores: cpus().length,
   load1: {
@@ -297,8 +406,8 @@ if (failed.length > 0) {
   process.exitCode = 1;
 } else {
   log(
-    `${count} renewed exactly once by two processes in ${(wallMs / 1000).toFixed(1)} s; peak ${samples.peakConnections} connections; ` +
+    `${count} renewed exactly once by two ${via === "worker" ? "worker" : "clock"} processes in ${(wallMs / 1000).toFixed(1)} s; peak ${samples.peakConnections} connections; ` +
       `per renewal ${(result.perRenewal.cpuMsClocks + result.perRenewal.cpuMsDatabase).toFixed(2)} ms CPU, ` +
-      `${result.perRenewal.statements} statements; load ${result.load1.mean} (mean) on ${result.cores} cores`,
+      `${result.perRenewal.statements ?? "(not counted)"} statements; load ${result.load1.mean} (mean) on ${result.cores} cores`,
   );
 }

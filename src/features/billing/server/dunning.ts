@@ -69,28 +69,40 @@ export async function chargeFacts(
 }
 
 /**
- * The notice for a renewal attempt whose outcome was just applied by someone other than the clock's
- * own settlement (Stripe's webhook): the same notice the clock sends when it applies it. Whoever
- * applies an attempt's outcome (under the organization's lock, only while the attempt is in flight)
- * mails it, and the other finds nothing to apply: one mail per attempt. Read in that transaction,
- * after `settleFailed` or `settlePaid` applied; null for anything but a renewal.
+ * The notice for a renewal attempt whose outcome was just applied, by the clock's own settlement or
+ * by someone else (Stripe's webhook): the one definition of which mail a settled attempt sends.
+ * Whoever applies an attempt's outcome (under the organization's lock, only while the attempt is in
+ * flight) mails it, and the other finds nothing to apply: one mail per attempt. Read in that
+ * transaction, after `settleFailed` or `settlePaid` applied; null for anything but a renewal. The
+ * clock passes the card it charged and the attempt's number (`known`); without them they are read.
  */
-export async function renewalNotice(tx: Tx, order: OrderRow): Promise<DunningNotice | null> {
+export async function renewalNotice(
+  tx: Tx,
+  order: OrderRow,
+  known?: { card: { brand: string; last4: string } | null; attempt: number },
+): Promise<DunningNotice | null> {
   if (order.kind !== "renewal") return null;
+  let attempt = known?.attempt;
+  if (attempt === undefined) {
+    const [made] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
+    attempt = made?.n ?? 1;
+  }
+  // A first attempt that succeeds is a plain renewal: only a retry's success is news.
+  if (order.status === "paid" && attempt <= 1) return null;
   const [sub] = await tx
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.organizationId, order.organizationId));
-  const [card] = await tx
-    .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
-    .from(paymentMethods)
-    .where(eq(paymentMethods.organizationId, order.organizationId));
-  const [made] = await tx.select({ n: count() }).from(payments).where(eq(payments.orderId, order.id));
-  const attempt = made?.n ?? 1;
+  let card = known?.card;
+  if (card === undefined) {
+    [card] = await tx
+      .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
+      .from(paymentMethods)
+      .where(eq(paymentMethods.organizationId, order.organizationId));
+  }
   const facts = await chargeFacts(tx, order, card ?? null, attempt);
   if (order.status === "paid") {
-    // A first attempt that succeeds is a plain renewal: only a retry's success is news.
-    return attempt > 1 && sub ? { kind: "recovered", charge: facts, periodEnd: sub.currentPeriodEnd } : null;
+    return sub ? { kind: "recovered", charge: facts, periodEnd: sub.currentPeriodEnd } : null;
   }
   if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
     return { kind: "failed", charge: facts, retryAt: sub.nextRetryAt };

@@ -1,7 +1,6 @@
 import "server-only";
 import { randomInt, randomUUID } from "node:crypto";
 import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
-import { declineKind } from "@/core/billing/dunning";
 import { getPlan } from "@/core/billing/plans";
 import { quoteOrder } from "@/core/billing/pricing";
 import { addPeriod } from "@/core/billing/subscription";
@@ -21,7 +20,13 @@ import type { ChargeResult, PaymentProvider } from "@/server/payments/provider";
 import { unnestInsert } from "./bulk";
 import { chargeSavedCard } from "./charge";
 import { renewalPricing } from "./coupons";
-import { type BillingMail, chargeFacts, type DunningNotice, sendDunningNotice } from "./dunning";
+import {
+  type BillingMail,
+  chargeFacts,
+  type DunningNotice,
+  renewalNotice,
+  sendDunningNotice,
+} from "./dunning";
 import { claimOrder, lockOrganizationBilling, type OrderRow } from "./outcome";
 import { orderAmounts } from "./place";
 import { currentSigningKey } from "./receipt-keys";
@@ -228,10 +233,34 @@ async function claimRenewal(
 }
 
 /** One run's result for one subscription: its outcome, and whether a charge was a retry or declined. */
-interface RenewalRun {
+export interface RenewalRun {
   outcome: RenewalOutcome;
   retried: boolean;
   declined: boolean;
+  /** A "pending" outcome's attempt, to be asked again once its claim lapses. */
+  unanswered?: UnansweredRenewal;
+}
+
+/**
+ * A renewal attempt whose provider answer was lost: its order stays pending under its claim until
+ * `claimedUntil` (the database's clock), after which any run may take it over and charge again under
+ * the same key (the provider answers with the first charge). `attempt` counts the period's attempts
+ * (1 for the renewal, 2 for the first retry, …).
+ */
+export interface UnansweredRenewal {
+  organizationId: string;
+  periodStart: Date;
+  attempt: number;
+  claimedUntil: Date;
+}
+
+function unanswered(order: OrderRow, attempt: number, at: Date): UnansweredRenewal {
+  return {
+    organizationId: order.organizationId,
+    periodStart: order.periodStart ?? at,
+    attempt,
+    claimedUntil: order.claimedUntil ?? at,
+  };
 }
 
 /** Options of a renewal run: the receipt's issuer and seller, and where the dunning mails go. */
@@ -260,41 +289,25 @@ async function applyRenewalCharge(
   options: { key: SigningKey; issuer?: string; seller?: ReceiptSeller; paidAt: Date },
 ): Promise<RenewalSettled> {
   const { card, attempt, retry } = claim;
-  const organizationId = current.organizationId;
   const none = { retried: retry, declined: false };
   // Our attempt was settled meanwhile (a webhook): nothing to apply, nothing to mail.
   if (current.status !== "pending" || !inFlight)
     return { run: { outcome: "skipped", ...none }, notice: null };
   const outcome = await settleCharge(tx, current, charge, options);
   if (outcome.status === "pending") return { run: { outcome: "pending", ...none }, notice: null };
-  if (outcome.status === "paid") {
-    if (!retry) return { run: { outcome: "renewed", ...none }, notice: null };
-    const [sub] = await tx
-      .select({ end: subscriptions.currentPeriodEnd })
-      .from(subscriptions)
-      .where(eq(subscriptions.organizationId, organizationId));
-    const notice: DunningNotice | null = sub
-      ? { kind: "recovered", charge: await chargeFacts(tx, current, card, attempt), periodEnd: sub.end }
-      : null;
-    return { run: { outcome: "renewed", ...none }, notice };
-  }
-  if (outcome.status !== "failed") return { run: { outcome: "skipped", ...none }, notice: null };
-  // Declined: the dunning step settleFailed took shows on the subscription and the order.
-  const [after] = await tx.select().from(orders).where(eq(orders.id, current.id));
-  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId));
-  const facts = await chargeFacts(tx, after ?? current, card, attempt);
+  if (outcome.status !== "paid" && outcome.status !== "failed")
+    return { run: { outcome: "skipped", ...none }, notice: null };
+  // The order as settled (a decline's dunning step shows on it and on the subscription; paid, it is
+  // the order read with its status now paid); the mail is `renewalNotice`'s, as for an attempt
+  // Stripe's webhook settles.
+  const [after] =
+    outcome.status === "paid"
+      ? [{ ...current, status: "paid" as const }]
+      : await tx.select().from(orders).where(eq(orders.id, current.id));
+  const notice = await renewalNotice(tx, after ?? current, { card, attempt });
+  if (outcome.status === "paid") return { run: { outcome: "renewed", ...none }, notice };
   const declined = { retried: retry, declined: true };
-  if (sub?.status === "past_due" && sub.nextRetryAt && sub.dunningAttempt === attempt) {
-    return {
-      run: { outcome: "failed", ...declined },
-      notice: { kind: "failed", charge: facts, retryAt: sub.nextRetryAt },
-    };
-  }
-  const why =
-    declineKind(charge.status === "declined" ? charge.code : "") === "hard"
-      ? "hard_decline"
-      : "retries_exhausted";
-  return { run: { outcome: "downgraded", ...declined }, notice: { kind: "ended", charge: facts, why } };
+  return { run: { outcome: notice?.kind === "failed" ? "failed" : "downgraded", ...declined }, notice };
 }
 
 type CardRow = typeof paymentMethods.$inferSelect;
@@ -346,11 +359,13 @@ async function renewOnce(
       .from(payments)
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "unknown")))
       .limit(1);
-    return applyRenewalCharge(tx, current, Boolean(inFlight), claim, charge, {
+    const one = await applyRenewalCharge(tx, current, Boolean(inFlight), claim, charge, {
       key,
       ...receipt,
       paidAt: at,
     });
+    if (one.run.outcome === "pending") one.run.unanswered = unanswered(current, attempt, at);
+    return one;
   });
   await sendDunningNotice(mail, settled.notice);
   return settled.run;
@@ -576,22 +591,27 @@ async function claimRenewalBatch(
 }
 
 /**
- * Renews a batch of subscriptions: claims the plain renewals together (`claimRenewalBatch`), charges
+ * Renews a batch of subscriptions (at most `RENEWAL_BATCH`; the clock run's and the worker's
+ * `billing_renew_batch` job's): claims the plain renewals together (`claimRenewalBatch`), charges
  * each with no transaction open, then settles them in one short transaction that takes their
  * organizations' locks (in a fixed order), reads them again, and settles every paid one together
  * (`settleRenewalsPaid`: one block of invoice numbers) and any other answer one by one as the single
- * path does. The rest of the batch goes through the single path, one by one; with `deferBusy`, the
- * organizations whose lock was held elsewhere are returned instead (`busy`), to be tried again later
- * (by then, usually, another instance has renewed them).
+ * path does. The rest of the batch goes through the single path, one by one: it waits for the lock
+ * of an organization whose lock was held elsewhere, then finds its period renewed, or charging
+ * under another run's claim ("skipped"), or still due. With `deferBusy`, those are returned instead
+ * (`busy`), to be tried again later (by then, usually, another instance has renewed them). An
+ * organization no longer due is "skipped". The attempts whose answer was lost are in `unanswered`.
  */
-async function renewBatch(
+export async function renewBatch(
   db: Db,
   provider: PaymentProvider,
   rates: RateTable | null,
   organizationIds: readonly string[],
   at: Date,
   options: RenewalOptions & { deferBusy?: boolean },
-): Promise<{ runs: RenewalRun[]; busy: string[] }> {
+): Promise<{ runs: RenewalRun[]; busy: string[]; unanswered: UnansweredRenewal[] }> {
+  if (organizationIds.length > RENEWAL_BATCH)
+    throw new Error(`A batch renews at most ${RENEWAL_BATCH} subscriptions`);
   const { mail, retryNow, deferBusy, ...receipt } = options;
   const key = await currentSigningKey(db);
   const runs: RenewalRun[] = [];
@@ -659,6 +679,7 @@ async function renewBatch(
           charge,
           settle,
         );
+        if (one.run.outcome === "pending") one.run.unanswered = unanswered(row.order, 1, at);
         runs.push(one.run);
         if (one.notice) notices.push(one.notice);
       }
@@ -669,7 +690,11 @@ async function renewBatch(
   for (const organizationId of single) {
     runs.push(await renewOnce(db, provider, rates, organizationId, at, { ...receipt, mail, retryNow }));
   }
-  return { runs, busy: deferBusy ? claim.busy : [] };
+  return {
+    runs,
+    busy: deferBusy ? claim.busy : [],
+    unanswered: runs.flatMap((run) => (run.unanswered ? [run.unanswered] : [])),
+  };
 }
 
 /**
@@ -802,25 +827,31 @@ export async function runBillingClock(
  * so far (0 for a renewal), so each attempt has its own job.
  */
 export async function dueSubscriptions(db: Db, at: Date) {
-  return db
-    .select({
-      organizationId: subscriptions.organizationId,
-      periodStart: subscriptions.currentPeriodEnd,
-      attempt: subscriptions.dunningAttempt,
-    })
-    .from(subscriptions)
-    .where(
-      or(
-        and(
-          eq(subscriptions.status, "active"),
-          lte(subscriptions.currentPeriodEnd, at),
-          sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
+  return (
+    db
+      .select({
+        organizationId: subscriptions.organizationId,
+        periodStart: subscriptions.currentPeriodEnd,
+        attempt: subscriptions.dunningAttempt,
+      })
+      .from(subscriptions)
+      .where(
+        or(
+          and(
+            eq(subscriptions.status, "active"),
+            lte(subscriptions.currentPeriodEnd, at),
+            sql`not exists (select 1 from ${orders} o where o.organization_id = ${subscriptions.organizationId}
               and o.period_start = date_trunc('milliseconds', ${subscriptions.currentPeriodEnd})
               and o.status <> 'pending')`,
+          ),
+          and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
         ),
-        and(eq(subscriptions.status, "past_due"), lte(subscriptions.nextRetryAt, at)),
-      ),
-    )
-    .orderBy(sql`coalesce(${subscriptions.nextRetryAt}, ${subscriptions.currentPeriodEnd})`)
-    .limit(MAX_RENEWALS_PER_RUN);
+      )
+      // Ties by organization: the same list in the same order for every tick at one instant.
+      .orderBy(
+        sql`coalesce(${subscriptions.nextRetryAt}, ${subscriptions.currentPeriodEnd})`,
+        subscriptions.organizationId,
+      )
+      .limit(MAX_RENEWALS_PER_RUN)
+  );
 }

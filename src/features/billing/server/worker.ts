@@ -1,5 +1,6 @@
 import "server-only";
-import { type Runner, run, type TaskList, Logger as WorkerLogger } from "graphile-worker";
+import { createHash, randomInt } from "node:crypto";
+import { type JobHelpers, type Runner, run, type TaskList, Logger as WorkerLogger } from "graphile-worker";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
@@ -9,16 +10,27 @@ import type { BillingMail } from "./dunning";
 import { settlePendingProrations } from "./plan-change";
 import { currentSigningKey } from "./receipt-keys";
 import { retryPendingRefunds } from "./refunds";
-import { dueSubscriptions, renewSubscription } from "./renew";
+import {
+  dueSubscriptions,
+  RENEWAL_BATCH,
+  renewBatch,
+  renewSubscription,
+  type UnansweredRenewal,
+} from "./renew";
 
 /**
  * The billing clock on graphile-worker, inside every app instance. Once a minute (graphile-worker's
- * cron schedules each tick once, whichever instance runs it) `billing_tick` enqueues one
- * `billing_renew` job per due subscription, keyed by subscription, period start and attempt (a
- * past-due subscription's retry is due at its `next_retry_at`), so ticks on several instances
- * enqueue each attempt once; any instance's worker then runs it, and `renewSubscription` itself
- * charges each attempt at most once. Every five minutes `billing_refunds` asks the provider again
- * about refunds it never answered, and about upgrades whose answer was lost.
+ * cron schedules each tick once, whichever instance runs it) `billing_tick` lists the due
+ * subscriptions (a past-due subscription's retry is due at its `next_retry_at`) and enqueues them
+ * as `billing_renew_batch` jobs of up to `RENEWAL_BATCH`, each keyed by the (organization, period
+ * start, attempt) keys it holds, so ticks on several instances at one instant enqueue each batch
+ * once. Any instance's worker runs a batch with `renewBatch`, as the command-line clock does: it
+ * charges each attempt at most once, even for a subscription that two ticks put in two batches (the
+ * claim under the organization's lock decides; a period renewed or in flight elsewhere is skipped).
+ * An attempt whose provider answer was lost gets a `billing_renew` job (`renewSubscription`, one
+ * subscription) once its claim lapses, which asks again under the same key; whatever is still due
+ * is also listed again by the next tick. Every five minutes `billing_refunds` asks the provider
+ * again about refunds it never answered, and about upgrades whose answer was lost.
  */
 export const BILLING_CRONTAB = ["* * * * * billing_tick", "*/5 * * * * billing_refunds"].join("\n");
 
@@ -36,23 +48,79 @@ function instantOf(payload: unknown): Date {
   return typeof at === "string" && !Number.isNaN(Date.parse(at)) ? new Date(at) : new Date();
 }
 
+/** The key of one attempt's single `billing_renew` job (`declined`: the attempts declined before). */
+function renewJobKey(organizationId: string, periodStart: Date, declined: number): string {
+  return `renew:${organizationId}:${periodStart.toISOString()}:${declined}`;
+}
+
+/** A batch job's key: a digest of the (organization, period start, attempt) keys it holds, sorted. */
+export function batchJobKey(keys: readonly string[]): string {
+  const digest = createHash("sha256")
+    .update([...keys].sort().join("\n"))
+    .digest("hex");
+  return `renew-batch:${digest}`;
+}
+
+/** A `billing_renew_batch` payload's organization ids: 1 to `RENEWAL_BATCH` strings, else null. */
+function batchOf(payload: unknown): string[] | null {
+  const ids = (payload as { organizationIds?: unknown } | null)?.organizationIds;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > RENEWAL_BATCH) return null;
+  return ids.every((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 200)
+    ? [...new Set(ids)]
+    : null;
+}
+
+/**
+ * Asks again about an attempt whose answer was lost: a single `billing_renew` job under the
+ * attempt's key, run once its claim has lapsed (before that, another run could not take it over).
+ */
+async function retryUnanswered(helpers: JobHelpers, at: Date, lost: UnansweredRenewal) {
+  await helpers.addJob(
+    "billing_renew",
+    { organizationId: lost.organizationId, at: at.toISOString() },
+    {
+      jobKey: renewJobKey(lost.organizationId, lost.periodStart, lost.attempt - 1),
+      runAt: new Date(lost.claimedUntil.getTime() + 1000),
+      maxAttempts: 10,
+    },
+  );
+}
+
 export function billingTasks(deps: BillingDeps): TaskList {
   return {
     billing_tick: async (payload, helpers) => {
       const at = instantOf(payload);
       const due = await dueSubscriptions(deps.db, at);
-      for (const row of due) {
+      for (let i = 0; i < due.length; i += RENEWAL_BATCH) {
+        const batch = due.slice(i, i + RENEWAL_BATCH);
         await helpers.addJob(
-          "billing_renew",
-          { organizationId: row.organizationId, at: at.toISOString() },
+          "billing_renew_batch",
+          { organizationIds: batch.map((row) => row.organizationId), at: at.toISOString() },
           {
-            jobKey: `renew:${row.organizationId}:${row.periodStart.toISOString()}:${row.attempt}`,
+            jobKey: batchJobKey(
+              batch.map((row) => renewJobKey(row.organizationId, row.periodStart, row.attempt)),
+            ),
             jobKeyMode: "preserve_run_at",
             maxAttempts: 10,
           },
         );
       }
     },
+    billing_renew_batch: async (payload, helpers) => {
+      const ids = batchOf(payload);
+      if (!ids) {
+        helpers.logger.error("billing_renew_batch: the payload names no organizations; job dropped");
+        return;
+      }
+      const at = instantOf(payload);
+      const done = await renewBatch(deps.db, await deps.provider(), await deps.rates(deps.db), ids, at, {
+        ...deps.receipt?.(),
+        mail: deps.mail?.(),
+      });
+      for (const lost of done.unanswered) await retryUnanswered(helpers, at, lost);
+    },
+    // The one-subscription task: the retry of an unanswered attempt, and the jobs an older instance
+    // queued before batches (one per subscription) during a rolling deploy.
     billing_renew: async (payload) => {
       const organizationId = (payload as { organizationId?: unknown } | null)?.organizationId;
       if (typeof organizationId !== "string") return;
@@ -108,20 +176,38 @@ export function workerLogger(log: Logger = getLog()): WorkerLogger {
   });
 }
 
-/** Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. */
+/** How many times an instance tries to start its worker (see `startBillingWorker`). */
+const START_ATTEMPTS = 3;
+
+/**
+ * Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. On a
+ * database without graphile-worker's schema, instances starting at once race to install it (its
+ * `create schema if not exists` is not safe against a concurrent one, and a migration may run
+ * before the one it follows has committed): the losers fail, and try again after a short pause,
+ * when the schema is there.
+ */
 export async function startBillingWorker(
   connectionString: string,
   deps: BillingDeps,
   options: { crontab?: string; concurrency?: number; logger?: WorkerLogger } = {},
 ): Promise<Runner> {
-  return run({
-    connectionString,
-    logger: options.logger ?? workerLogger(),
-    concurrency: options.concurrency ?? 2,
-    maxPoolSize: 3,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    taskList: billingTasks(deps),
-    crontab: options.crontab ?? BILLING_CRONTAB,
-  });
+  const start = () =>
+    run({
+      connectionString,
+      logger: options.logger ?? workerLogger(),
+      concurrency: options.concurrency ?? 2,
+      maxPoolSize: 3,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      taskList: billingTasks(deps),
+      crontab: options.crontab ?? BILLING_CRONTAB,
+    });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt + randomInt(250)));
+    }
+  }
 }
