@@ -1,6 +1,14 @@
 import "server-only";
-import { createHash, randomInt } from "node:crypto";
-import { type JobHelpers, type Runner, run, type TaskList, Logger as WorkerLogger } from "graphile-worker";
+import { createHash } from "node:crypto";
+import {
+  type JobHelpers,
+  type Runner,
+  run,
+  runMigrations,
+  type TaskList,
+  Logger as WorkerLogger,
+} from "graphile-worker";
+import postgres from "postgres";
 import type { RateTable } from "@/core/money/fx";
 import type { ReceiptSeller } from "@/core/receipts/receipt";
 import type { Db } from "@/server/db/client";
@@ -176,38 +184,43 @@ export function workerLogger(log: Logger = getLog()): WorkerLogger {
   });
 }
 
-/** How many times an instance tries to start its worker (see `startBillingWorker`). */
-const START_ATTEMPTS = 3;
+/**
+ * Installs or updates graphile-worker's own schema, one instance at a time: its `create schema if not
+ * exists` is not safe against a concurrent one, and a migration may run before the one it follows has
+ * committed, so instances starting at once on a fresh database would race (the losers' clocks would
+ * not start). A session advisory lock on one connection serializes them; the first installs, the
+ * others find the schema current.
+ */
+async function installWorkerSchema(connectionString: string, logger: WorkerLogger): Promise<void> {
+  const sql = postgres(connectionString, { max: 1, onnotice: () => {} });
+  try {
+    await sql`select pg_advisory_lock(hashtextextended('abacus:graphile-worker-schema', 0))`;
+    await runMigrations({ connectionString, logger });
+    await sql`select pg_advisory_unlock(hashtextextended('abacus:graphile-worker-schema', 0))`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
 
 /**
- * Starts this instance's worker: a small pool of its own, the cron ticks, and the tasks. On a
- * database without graphile-worker's schema, instances starting at once race to install it (its
- * `create schema if not exists` is not safe against a concurrent one, and a migration may run
- * before the one it follows has committed): the losers fail, and try again after a short pause,
- * when the schema is there.
+ * Starts this instance's worker: its schema installed or updated first (`installWorkerSchema`), then
+ * a small pool of its own, the cron ticks, and the tasks.
  */
 export async function startBillingWorker(
   connectionString: string,
   deps: BillingDeps,
   options: { crontab?: string; concurrency?: number; logger?: WorkerLogger } = {},
 ): Promise<Runner> {
-  const start = () =>
-    run({
-      connectionString,
-      logger: options.logger ?? workerLogger(),
-      concurrency: options.concurrency ?? 2,
-      maxPoolSize: 3,
-      noHandleSignals: true,
-      pollInterval: 2000,
-      taskList: billingTasks(deps),
-      crontab: options.crontab ?? BILLING_CRONTAB,
-    });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (error) {
-      if (attempt >= START_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt + randomInt(250)));
-    }
-  }
+  const logger = options.logger ?? workerLogger();
+  await installWorkerSchema(connectionString, logger);
+  return run({
+    connectionString,
+    logger,
+    concurrency: options.concurrency ?? 2,
+    maxPoolSize: 3,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    taskList: billingTasks(deps),
+    crontab: options.crontab ?? BILLING_CRONTAB,
+  });
 }
