@@ -147,25 +147,27 @@ const loadTimer = setInterval(() => {
   }
 }, 500);
 
+/** A TypeScript script of the app in a child process (profiled with `--profile`), with the ledger. */
+function spawnScript(args, stdio) {
+  return spawn(
+    process.execPath,
+    [
+      ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      ...args,
+    ],
+    { env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) }, stdio },
+  );
+}
+
 function clock(name) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [
-        ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
-        "--conditions=react-server",
-        "--import",
-        "tsx",
-        "scripts/tools/billing-run.ts",
-        "--at",
-        AT,
-        "--stats",
-      ],
-      {
-        env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) },
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+    const child = spawnScript(
+      ["scripts/tools/billing-run.ts", "--at", AT, "--stats"],
+      ["ignore", "pipe", "inherit"],
     );
     children.set(name, child.pid);
     let out = "";
@@ -187,20 +189,7 @@ function clock(name) {
  */
 function worker(name) {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "bench/renewals-worker.ts",
-    ],
-    {
-      env: { ...process.env, ...(ledger ? { TEST_PROVIDER_LEDGER: ledger } : {}) },
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+  const child = spawnScript(["bench/renewals-worker.ts"], ["pipe", "pipe", "inherit"]);
   children.set(name, child.pid);
   let out = "";
   let markReady;

@@ -3,15 +3,14 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { quickAddJob, type Runner, runOnce } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCard } from "@/core/billing/card";
 import type { RateTable } from "@/core/money";
 import * as schema from "@/server/db/schema";
-import { invoices, member, orders, organization, payments, subscriptions, user } from "@/server/db/schema";
+import { invoices, orders, payments, subscriptions, user } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
+import { paidProOrganization } from "../../../../tests/support/billing";
 import { createTestDatabase } from "../../../../tests/support/db";
-import { processCheckout } from "./checkout";
 import { RENEWAL_BATCH } from "./renew";
 import { type BillingDeps, billingTasks, startBillingWorker } from "./worker";
 
@@ -38,27 +37,7 @@ async function subscribed(prefix: string, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 1; i <= n; i++) {
     const id = `${prefix}-${String(i).padStart(3, "0")}`;
-    await t.db.insert(organization).values({ id, name: `Batch ${id}`, slug: id });
-    await t.db.insert(member).values({ id: `m-${id}`, organizationId: id, userId: "u1", role: "owner" });
-    const checked = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, START);
-    if (!checked.ok) throw new Error("bad card");
-    const outcome = await processCheckout(
-      t.db,
-      createTestProvider(),
-      rates,
-      {
-        organization: { id, name: `Batch ${id}` },
-        userId: "u1",
-        idempotencyKey: crypto.randomUUID(),
-        plan: "pro",
-        interval: "monthly",
-        currency: "USD",
-        billing: { name: `Batch ${id} LLC`, country: "US", vatId: null },
-        card: checked.card,
-      },
-      { now: () => START },
-    );
-    expect(outcome).toMatchObject({ status: "paid" });
+    await paidProOrganization(t.db, rates, { id, name: `Batch ${id}`, slug: id }, "u1", START);
     ids.push(id);
   }
   return ids;

@@ -3,15 +3,14 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { quickAddJob, type Runner } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCard } from "@/core/billing/card";
 import type { RateTable } from "@/core/money";
 import * as schema from "@/server/db/schema";
-import { creditNotes, invoices, member, orders, organization, subscriptions, user } from "@/server/db/schema";
+import { creditNotes, invoices, orders, subscriptions, user } from "@/server/db/schema";
 import { loadRateTable } from "@/server/fx";
 import type { PaymentProvider, SavedChargeRequest } from "@/server/payments/provider";
 import { createTestProvider } from "@/server/payments/test-provider";
+import { paidProOrganization } from "../../../../tests/support/billing";
 import { createTestDatabase } from "../../../../tests/support/db";
-import { processCheckout } from "./checkout";
 import { currentSigningKey } from "./receipt-keys";
 import { REFUND_RETRY_AFTER_MS, refundInvoice } from "./refunds";
 import { startBillingWorker } from "./worker";
@@ -33,27 +32,7 @@ afterAll(async () => {
 
 async function subscribed(n: number) {
   const id = `org-w${n}`;
-  await t.db.insert(organization).values({ id, name: `Worker ${n}`, slug: `worker-${n}` });
-  await t.db.insert(member).values({ id: `mw-${n}`, organizationId: id, userId: "u1", role: "owner" });
-  const checked = checkCard({ number: "4242424242424242", expiry: "12/30", cvc: "123" }, START);
-  if (!checked.ok) throw new Error("bad card");
-  const outcome = await processCheckout(
-    t.db,
-    createTestProvider(),
-    rates,
-    {
-      organization: { id, name: `Worker ${n}` },
-      userId: "u1",
-      idempotencyKey: crypto.randomUUID(),
-      plan: "pro",
-      interval: "monthly",
-      currency: "USD",
-      billing: { name: `Worker ${n} LLC`, country: "US", vatId: null },
-      card: checked.card,
-    },
-    { now: () => START },
-  );
-  expect(outcome).toMatchObject({ status: "paid" });
+  await paidProOrganization(t.db, rates, { id, name: `Worker ${n}`, slug: `worker-${n}` }, "u1", START);
   return id;
 }
 
